@@ -1,0 +1,28 @@
+# Debian 12 packages only, found through find_package / pkg-config. No downloads.
+find_package(Threads REQUIRED)
+find_package(PkgConfig REQUIRED)
+
+# libasio-dev: standalone, header-only Asio (no pkg-config file in Debian).
+find_path(ASIO_INCLUDE_DIR asio.hpp REQUIRED)
+add_library(apcgate_asio INTERFACE)
+target_include_directories(apcgate_asio SYSTEM INTERFACE ${ASIO_INCLUDE_DIR})
+target_compile_definitions(apcgate_asio INTERFACE ASIO_STANDALONE ASIO_NO_DEPRECATED)
+target_link_libraries(apcgate_asio INTERFACE Threads::Threads)
+
+find_package(pugixml REQUIRED)  # libpugixml-dev
+find_package(fmt REQUIRED)      # libfmt-dev
+find_package(spdlog REQUIRED)   # libspdlog-dev (uses the external fmt)
+
+# libpfm4-dev: names hardware events and encodes them into perf_event_attr (perf collector).
+find_path(PFM_INCLUDE_DIR perfmon/pfmlib_perf_event.h REQUIRED)
+find_library(PFM_LIBRARY pfm REQUIRED)
+add_library(apcgate_pfm INTERFACE)
+target_include_directories(apcgate_pfm SYSTEM INTERFACE ${PFM_INCLUDE_DIR})
+target_link_libraries(apcgate_pfm INTERFACE ${PFM_LIBRARY})
+
+if(APCGATE_TESTS)
+  find_package(GTest REQUIRED)  # libgtest-dev, libgmock-dev
+endif()
+if(APCGATE_BENCH)
+  find_package(benchmark REQUIRED)  # libbenchmark-dev
+endif()

@@ -1,0 +1,12 @@
+add_library(apcgate_warnings INTERFACE)
+target_compile_options(apcgate_warnings INTERFACE -Wall -Wextra -Wpedantic -Wshadow
+                       -Wnon-virtual-dtor -Wold-style-cast -Wcast-align -Wnull-dereference
+                       -Wimplicit-fallthrough)
+
+# apcgate_library(NAME DIR DEPS...): one static library per layer, sources globbed from DIR.
+function(apcgate_library name dir)
+  file(GLOB srcs CONFIGURE_DEPENDS ${dir}/*.cpp)
+  add_library(${name} STATIC ${srcs})
+  target_include_directories(${name} PUBLIC ${PROJECT_SOURCE_DIR})
+  target_link_libraries(${name} PUBLIC ${ARGN} PRIVATE apcgate_warnings)
+endfunction()

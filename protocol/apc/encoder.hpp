@@ -1,0 +1,111 @@
+// The one APC encoder: model events in, APC frame bodies out (gator-protocol-v6.8.txt, "APC
+// Frame Format"). It knows nothing about where events came from and nothing about where frames
+// go: each finished frame body (code, optional core, messages; no length prefix) is handed to a
+// FrameSink, which adds the length header of its transport (TCP response or .apc file).
+//
+// Frame rules it guarantees: the Summary message first and once; messages of one frame type and
+// core stay in the order given (give events in timestamp order); a Block Counter frame starts
+// with a timestamp (key 0); a key travels only in the frame kind its Delivery says; no frame body
+// exceeds max_frame_bytes (annotation and external payloads are split as the seed allows, names
+// are truncated, over-deep backtraces lose outer frames; all counted in EncoderStats).
+#pragma once
+
+#include <array>
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "protocol/model/counter_catalog.hpp"
+#include "protocol/model/event.hpp"
+
+namespace apcgate::apc {
+
+// Frame codes (the seed's "Frame Header").
+enum class FrameType : std::int32_t {
+    Summary = 1,
+    Backtrace = 2,
+    Name = 3,
+    Counter = 4,
+    BlockCounter = 5,
+    Annotate = 6,
+    SchedTrace = 7,
+    Idle = 9,
+    External = 10,
+    Proc = 11,
+    Activity = 13,
+};
+const char* to_string(FrameType t);
+// Whether the frame header carries a core (Backtrace, Name, Block Counter, Sched Trace, Proc).
+bool frame_has_core(FrameType t);
+
+inline constexpr std::string_view kNewlineCanary = "1\n2\r\n3\r4\n\r5";
+
+class FrameSink {
+public:
+    virtual ~FrameSink() = default;
+    // One complete frame body. Called only from Encoder::flush() (and when a frame fills up).
+    virtual void frame(std::span<const std::uint8_t> body) = 0;
+};
+
+struct SummaryInfo {
+    std::int64_t wallclock_ns = 0;        // realtime at the capture's zero (0: no system time)
+    std::int64_t uptime_ns = 0;           // CLOCK_BOOTTIME at the capture's zero
+    std::int64_t monotonic_delta_ns = 0;  // CLOCK_MONOTONIC at the capture's zero
+    std::vector<std::pair<std::string, std::string>> attributes;  // non-empty keys
+};
+
+struct EncoderOptions {
+    std::size_t max_frame_bytes = 256 * 1024;  // body size cap for every frame
+};
+
+// Counts per model event kind (index = Event::index()) plus what was changed to fit the rules.
+struct EncoderStats {
+    std::array<std::uint64_t, std::variant_size_v<model::Event>> messages{};
+    std::uint64_t frames = 0;
+    std::uint64_t bytes = 0;              // frame body bytes handed to the sink
+    std::uint64_t unknown_key = 0;        // counter samples whose key is not enabled: dropped
+    std::uint64_t truncated_names = 0;
+    std::uint64_t truncated_backtraces = 0;
+    std::uint64_t split_payloads = 0;     // annotations / external data split over frames
+    std::uint64_t out_of_order = 0;       // events older than the last one on their core: clamped
+};
+
+class Encoder {
+public:
+    Encoder(const model::CaptureCounters& counters, FrameSink& sink, EncoderOptions options = {});
+
+    // Must be called once, before any add(); writes the Summary frame (Summary message and the
+    // given core names) and hands it to the sink at once.
+    void summary(const SummaryInfo& info, std::span<const model::CoreName> cores = {});
+    // Appends one event to the open frame of its kind (and core); frames that fill up are sent.
+    void add(const model::Event& event);
+    // Sends every open frame (at each live-rate tick and at the end of the capture).
+    void flush();
+
+    [[nodiscard]] const EncoderStats& stats() const { return stats_; }
+
+private:
+    struct Impl;
+    // Implementation detail kept in encoder.cpp and its helpers; declared here as members so the
+    // hot path has no indirection.
+    struct OpenFrame {
+        std::vector<std::uint8_t> body;
+        std::int32_t core = 0;
+        model::Nanos last_ts = 0;
+        std::int32_t block_pid = -1;   // Block Counter: current pid association
+        std::int32_t block_core = -1;  // Block Counter: current core (key 2)
+        bool has_block_ts = false;
+    };
+    const model::CaptureCounters& counters_;
+    FrameSink& sink_;
+    EncoderOptions options_;
+    EncoderStats stats_;
+    bool summary_sent_ = false;
+    friend struct Impl;
+    std::vector<std::pair<std::pair<FrameType, std::int32_t>, OpenFrame>> open_;  // see encoder.cpp
+};
+
+}  // namespace apcgate::apc

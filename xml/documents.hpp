@@ -57,6 +57,7 @@ struct CapturedCounter {
     std::string type;
     std::optional<std::uint32_t> event;
     std::optional<std::int64_t> count;
+    std::optional<int> cores;  // added: written by write_captured, read back for round trips
 };
 struct CapturedDoc {
     model::CaptureInfo info;
@@ -66,9 +67,16 @@ struct CapturedDoc {
 Result<CapturedDoc> parse_captured(std::string_view doc);
 
 // Events XML read back: counter name -> (category, title, name, class, units) for display.
+// An event of a counter_set category (no `counter` attribute) reads back with `counter` set to
+// the set's name and `event` to its number, so slot PREFIX_cntN with event E matches
+// (PREFIX_cnt, E). `cls` is "delta" when the document omits class (its default).
 struct EventInfo {
     std::string counter, category, title, name, cls, units;
+    std::optional<std::uint32_t> event;  // added: the event attribute, when present
 };
 Result<std::vector<EventInfo>> parse_events(std::string_view doc);
+
+// Counters XML read back (added; inspect and tests): every <counter name>, in document order.
+Result<std::vector<std::string>> parse_counters(std::string_view doc);
 
 }  // namespace apcgate::xml

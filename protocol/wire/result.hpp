@@ -21,8 +21,9 @@ struct Error {
     std::vector<std::string> context;   // outermost last: "while reading command", ...
 
     static Error at(std::string message) { return Error{std::move(message), {}, {}, {}, {}, {}}; }
+    // Names the input; an inner name already set (e.g. "session XML") stays after it.
     Error&& in_input(std::string name) && {
-        if (input.empty()) input = std::move(name);
+        input = input.empty() ? std::move(name) : std::move(name) + ": " + input;
         return std::move(*this);
     }
     Error&& while_(std::string what) && {

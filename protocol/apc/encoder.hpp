@@ -13,6 +13,7 @@
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <span>
 #include <string>
 #include <utility>
@@ -88,24 +89,19 @@ public:
     [[nodiscard]] const EncoderStats& stats() const { return stats_; }
 
 private:
+    // Open frames, scratch buffers and the frame-filling logic live in encoder_impl.hpp so the
+    // daemon's includes stay small. A function-pointer deleter lets Impl stay incomplete here
+    // without declaring a destructor in the public part.
     struct Impl;
-    // Implementation detail kept in encoder.cpp and its helpers; declared here as members so the
-    // hot path has no indirection.
-    struct OpenFrame {
-        std::vector<std::uint8_t> body;
-        std::int32_t core = 0;
-        model::Nanos last_ts = 0;
-        std::int32_t block_pid = -1;   // Block Counter: current pid association
-        std::int32_t block_core = -1;  // Block Counter: current core (key 2)
-        bool has_block_ts = false;
-    };
+    friend struct Impl;
+    static void destroy(Impl* impl);
+
     const model::CaptureCounters& counters_;
     FrameSink& sink_;
     EncoderOptions options_;
     EncoderStats stats_;
     bool summary_sent_ = false;
-    friend struct Impl;
-    std::vector<std::pair<std::pair<FrameType, std::int32_t>, OpenFrame>> open_;  // see encoder.cpp
+    std::unique_ptr<Impl, void (*)(Impl*)> impl_;
 };
 
 }  // namespace apcgate::apc

@@ -1,0 +1,90 @@
+// The encoder's private state and per-message writers, split over encoder.cpp (frames, summary,
+// dispatch), encode_messages.cpp (fixed and name messages), encode_counters.cpp (Counter and
+// Block Counter) and encode_payloads.cpp (Annotate and External splitting).
+#pragma once
+
+#include <array>
+#include <cstdint>
+#include <map>
+#include <vector>
+
+#include "protocol/apc/encoder.hpp"
+#include "protocol/apc/frame_writer.hpp"
+
+namespace apcgate::apc {
+
+struct Encoder::Impl {
+    // Caps below this cannot hold the largest fixed-layout message plus a header; they are raised.
+    static constexpr std::size_t kMinFrameBytes = 64;
+    // Cores below this index get a slot in a flat vector (the hot path); others go to a map.
+    static constexpr std::int32_t kDenseCores = 4096;
+
+    explicit Impl(Encoder& e);
+
+    // ---- frames (encoder.cpp)
+    detail::OpenFrame& cored(FrameType t, std::int32_t core);
+    detail::OpenFrame& external(std::int32_t id);
+    void send(detail::OpenFrame& f);
+    // Sends `f` first if `n` more bytes would push it over the cap.
+    void make_room(detail::OpenFrame& f, std::size_t n) {
+        if (f.body.size() + n > cap && !f.empty()) send(f);
+    }
+    void append(detail::OpenFrame& f, const detail::MessageBuf& m) {
+        make_room(f, m.size());
+        f.append(m);
+    }
+    // Clamps an out-of-order timestamp to the stream's last one (counted) and records it.
+    model::Nanos order(detail::OpenFrame& f, model::Nanos ts) {
+        if (ts < f.last_ts) {
+            ++enc->stats_.out_of_order;
+            ts = f.last_ts;
+        }
+        f.last_ts = ts;
+        return ts;
+    }
+    // Longest string that fits an empty frame after `fixed` other message bytes (with its
+    // packed length); counts a truncation.
+    std::string_view fit_string(const detail::OpenFrame& f, std::size_t fixed, std::string_view s);
+    void write_string(detail::OpenFrame& f, std::string_view s);
+    void write_core_name(const model::CoreName& c);
+
+    // ---- messages (encode_messages.cpp, encode_counters.cpp, encode_payloads.cpp); each
+    // returns false when the event was dropped instead of written.
+    bool add(const model::CoreName& e);
+    bool add(const model::CookieName& e);
+    bool add(const model::ThreadName& e);
+    bool add(const model::ProcComm& e);
+    bool add(const model::Backtrace& e);
+    bool add(const model::CounterSample& e);
+    bool add(const model::SchedSwitch& e);
+    bool add(const model::SchedThreadExit& e);
+    bool add(const model::ActivityLink& e);
+    bool add(const model::ActivitySwitch& e);
+    bool add(const model::TaskExit& e);
+    bool add(const model::Idle& e);
+    bool add(const model::Annotation& e);
+    bool add(const model::ExternalData& e);
+    bool add(const model::ExternalDisconnect& e);
+    bool add_block(const model::CounterSample& s);
+
+    // Re-bound by every public Encoder call, so a moved Encoder never leaves it dangling.
+    Encoder* enc;
+    std::size_t cap;
+    // Frames with a core in their header, per type and core (see cored()).
+    static constexpr std::array<FrameType, 4> kCoredTypes{
+        FrameType::Name, FrameType::Proc, FrameType::Backtrace, FrameType::SchedTrace};
+    std::array<std::vector<detail::OpenFrame>, kCoredTypes.size()> dense;
+    std::map<std::pair<FrameType, std::int32_t>, detail::OpenFrame> sparse;
+    // Frames whose messages carry their own core (Block Counter uses key 2 inside one frame).
+    detail::OpenFrame summary{FrameType::Summary, 0};
+    detail::OpenFrame counter{FrameType::Counter, 0};
+    detail::OpenFrame block{FrameType::BlockCounter, 0};
+    detail::OpenFrame annotate{FrameType::Annotate, 0};
+    detail::OpenFrame idle{FrameType::Idle, 0};
+    detail::OpenFrame activity{FrameType::Activity, 0};
+    std::map<std::int32_t, detail::OpenFrame> externals;  // one frame per source id
+    std::vector<std::uint8_t> scratch;                    // annotation bytes, reused
+    std::vector<std::uint8_t> carry;  // a Block Counter block moving to the next frame
+};
+
+}  // namespace apcgate::apc

@@ -1,0 +1,135 @@
+// The frame rule checker (see frame_rules.hpp for the rules and their spec sections).
+#include "protocol/apc/frame_rules.hpp"
+
+#include <algorithm>
+
+namespace apcgate::apc {
+
+FrameRuleChecker::FrameRuleChecker(std::vector<model::CounterKey> known_keys)
+    : known_(std::move(known_keys)) {
+    std::sort(known_.begin(), known_.end());
+}
+
+void FrameRuleChecker::add(std::uint64_t offset, std::string text) {
+    violations_.push_back({offset, std::move(text)});
+}
+
+void FrameRuleChecker::check(const DecodedFrame& frame) {
+    frame_has_ts_ = false;
+    block_core_ = frame.core;
+    if (frame.type == FrameType::BlockCounter && !frame.messages.empty()) {
+        const auto* first = std::get_if<BlockEntry>(&frame.messages.front().body);
+        if (first == nullptr || first->key != 0)
+            add(frame.offset, "Block Counter frame does not start with a timestamp (key 0)");
+    }
+    for (const auto& m : frame.messages) check_message(frame, m);
+}
+
+void FrameRuleChecker::check_ts(const DecodedFrame& frame, const DecodedMessage& m,
+                                std::int32_t core, model::Nanos ts, bool per_core) {
+    if (!frame_has_ts_ || ts >= frame_ts_) {
+        frame_ts_ = ts;
+    } else {
+        add(m.offset, "timestamp " + std::to_string(ts) + " before " + std::to_string(frame_ts_) +
+                          " earlier in this " + to_string(frame.type) + " frame");
+    }
+    frame_has_ts_ = true;
+    if (per_core) check_core_ts(frame.type, m.offset, core, ts);
+}
+
+void FrameRuleChecker::check_core_ts(FrameType type, std::uint64_t offset, std::int32_t core,
+                                     model::Nanos ts) {
+    auto [it, fresh] = last_ts_.try_emplace({type, core}, ts);
+    if (fresh) return;
+    if (ts < it->second) {
+        add(offset, "timestamp " + std::to_string(ts) + " before " + std::to_string(it->second) +
+                        " of an earlier " + to_string(type) + " message on core " +
+                        std::to_string(core));
+    } else {
+        it->second = ts;
+    }
+}
+
+void FrameRuleChecker::check_key(std::uint64_t offset, model::CounterKey key, FrameType used_in) {
+    if (!std::binary_search(known_.begin(), known_.end(), key)) {
+        add(offset, "counter key " + std::to_string(key) + " is not in captured.xml");
+        return;
+    }
+    if (used_in == FrameType::Activity) return;
+    auto [it, fresh] = key_frame_.try_emplace(key, used_in);
+    if (!fresh && it->second != used_in) {
+        add(offset, "counter key " + std::to_string(key) +
+                        " appears in both Counter and Block "
+                        "Counter frames");
+    }
+}
+
+void FrameRuleChecker::check_message(const DecodedFrame& f, const DecodedMessage& m) {
+    const bool first = !any_message_;
+    any_message_ = true;
+    if (const auto* s = std::get_if<SummaryMessage>(&m.body)) {
+        if (++summaries_ > 1)
+            add(m.offset, "more than one Summary message");
+        else if (!first)
+            add(m.offset, "Summary message is not the first message");
+        if (s->canary != kNewlineCanary) add(m.offset, "wrong newline canary");
+        return;
+    }
+    if (first) add(m.offset, "first message is not the Summary message");
+    const std::uint64_t at = m.offset;
+    std::visit(
+        [&](const auto& b) {
+            using T = std::decay_t<decltype(b)>;
+            if constexpr (std::is_same_v<T, model::CounterSample>) {
+                check_ts(f, m, b.core, b.ts, true);
+                check_key(at, b.key, FrameType::Counter);
+            } else if constexpr (std::is_same_v<T, BlockEntry>) {
+                if (b.key == 0) {
+                    block_core_ = f.core;
+                    block_ts_ = b.value;
+                    check_ts(f, m, 0, b.value, false);
+                } else if (b.key == 2) {
+                    block_core_ = static_cast<std::int32_t>(b.value);
+                } else if (b.key != 1) {
+                    // The block's timestamp applies to each core its values are for.
+                    check_core_ts(f.type, at, block_core_, block_ts_);
+                    check_key(at, b.key, FrameType::BlockCounter);
+                }
+            } else if constexpr (std::is_same_v<T, BacktraceMessage>) {
+                check_ts(f, m, f.core, b.backtrace.ts, true);
+                if (!b.end_of_message) add(at, "Backtrace message without End of Message");
+            } else if constexpr (std::is_same_v<T, model::ActivitySwitch>) {
+                check_ts(f, m, b.core, b.ts, true);
+                check_key(at, b.key, FrameType::Activity);
+            } else if constexpr (std::is_same_v<T, model::ActivityLink> ||
+                                 std::is_same_v<T, model::TaskExit>) {
+                check_ts(f, m, 0, b.ts, false);  // no core: only the in-frame order applies
+            } else if constexpr (std::is_same_v<T, AnnotateMessage> ||
+                                 std::is_same_v<T, model::Idle>) {
+                check_ts(f, m, b.core, b.ts, true);
+            } else if constexpr (std::is_same_v<T, model::ThreadName> ||
+                                 std::is_same_v<T, model::SchedSwitch> ||
+                                 std::is_same_v<T, model::SchedThreadExit>) {
+                check_ts(f, m, f.core, b.ts, true);
+            } else if constexpr (std::is_same_v<T, DisconnectMessage>) {
+                if (b.trailing_bytes != 0)
+                    add(at, "External disconnect frame has " + std::to_string(b.trailing_bytes) +
+                                " bytes after the id");
+            }
+        },
+        m.body);
+}
+
+std::vector<Violation> FrameRuleChecker::finish() {
+    if (summaries_ == 0) add(0, "no Summary message");
+    return std::move(violations_);
+}
+
+std::vector<Violation> check_frame_rules(std::span<const DecodedFrame> frames,
+                                         std::vector<model::CounterKey> known_keys) {
+    FrameRuleChecker c(std::move(known_keys));
+    for (const auto& f : frames) c.check(f);
+    return c.finish();
+}
+
+}  // namespace apcgate::apc

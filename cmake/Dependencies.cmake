@@ -12,6 +12,8 @@ target_link_libraries(apcgate_asio INTERFACE Threads::Threads)
 find_package(pugixml REQUIRED)  # libpugixml-dev
 find_package(fmt REQUIRED)      # libfmt-dev
 find_package(spdlog REQUIRED)   # libspdlog-dev (uses the external fmt)
+find_package(CLI11 CONFIG REQUIRED)  # libcli11-dev: subcommands, --help, validation
+find_package(nlohmann_json REQUIRED)  # nlohmann-json3-dev: --json output of inspect/convert
 
 # libpfm4-dev: names hardware events and encodes them into perf_event_attr (perf collector).
 find_path(PFM_INCLUDE_DIR perfmon/pfmlib_perf_event.h REQUIRED)

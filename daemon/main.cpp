@@ -1,1 +1,109 @@
-int main() { return 0; }
+// apcgate: a capture daemon for Arm Streamline (serve), local captures (record), captures
+// validated and summarised (inspect) and other trace formats converted (convert). main() parses
+// the command line and returns the subcommand's exit code; it is the only place that exits.
+#include <CLI/CLI.hpp>
+#include <iostream>
+
+#include "daemon/cli.hpp"
+#include "daemon/exit_codes.hpp"
+#include "daemon/logging.hpp"
+
+using namespace apcgate::daemon;  // NOLINT(google-build-using-namespace): main only
+
+namespace {
+
+void add_common(CLI::App* app, CommonOptions& c) {
+    app->add_option("--log-level", c.log_level, "trace, debug, info, warn, error or off")
+        ->check(CLI::IsMember({"trace", "debug", "info", "warn", "error", "critical", "off"}))
+        ->capture_default_str();
+    app->add_option("--proc-root", c.proc_root, "Where /proc is (for tests and containers)")
+        ->capture_default_str();
+    app->add_option("--sys-root", c.sys_root, "Where /sys is")->capture_default_str();
+}
+
+const std::map<std::string, apcgate::model::SampleRate> kRates{
+    {"none", apcgate::model::SampleRate::None},
+    {"low", apcgate::model::SampleRate::Low},
+    {"normal", apcgate::model::SampleRate::Normal},
+    {"high", apcgate::model::SampleRate::High}};
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    CLI::App app{"apcgate: a Gator-protocol capture daemon for Arm Streamline", "apcgate"};
+    app.footer(kExitCodesHelp);
+    app.set_version_flag("--version", std::string("apcgate ") + APCGATE_VERSION);
+    app.require_subcommand(0, 1);
+
+    ServeOptions serve;
+    auto* serve_cmd = app.add_subcommand(
+        "serve", "Serve Streamline over TCP (the default): XML exchange and live APC frames");
+    add_common(serve_cmd, serve.common);
+    serve_cmd->add_option("-p,--port", serve.server.port, "TCP port")->capture_default_str();
+    serve_cmd
+        ->add_option("--listen", serve.server.listen,
+                     "Address to listen on; the default '::' is every interface (IPv6 and IPv4). "
+                     "The protocol has no authentication: use 127.0.0.1 and an ssh tunnel on "
+                     "untrusted networks")
+        ->capture_default_str();
+    serve_cmd->add_option("--state-dir", serve.state_dir,
+                          "Where the delivered configuration persists (default: $STATE_DIRECTORY, "
+                          "/var/lib/apcgate as root, else ~/.local/state/apcgate)");
+    serve_cmd->add_option("--max-connections", serve.server.max_connections,
+                          "Connections served at once")
+        ->capture_default_str();
+
+    RecordOptions record;
+    std::string record_rate;
+    auto* record_cmd = app.add_subcommand(
+        "record", "Capture locally into an .apc directory: record -o run.apc [-d S] [-- CMD ARGS]");
+    add_common(record_cmd, record.common);
+    record_cmd->add_option("-o,--output", record.output, "Capture directory to create (NAME.apc)")
+        ->required();
+    record_cmd->add_option("-d,--duration", record.duration_s, "Stop after this many seconds")
+        ->check(CLI::NonNegativeNumber);
+    record_cmd->add_option("--session", record.session_file, "Session XML to use")
+        ->check(CLI::ExistingFile);
+    record_cmd->add_option("--config", record.config_file, "Configuration XML (counters) to use")
+        ->check(CLI::ExistingFile);
+    record_cmd->add_option("--sample-rate", record_rate, "none, low, normal or high")
+        ->check(CLI::IsMember({"none", "low", "normal", "high"}));
+    record_cmd->add_flag("-f,--force", record.force,
+                         "Overwrite the capture files of an existing directory");
+    record_cmd->add_option("command", record.command,
+                           "Command to run (after --); the capture stops when it exits");
+
+    InspectOptions inspect;
+    auto* inspect_cmd = app.add_subcommand(
+        "inspect", "Validate and summarise a capture (.apc directory)");
+    inspect_cmd->add_option("capture", inspect.capture, "The .apc directory")->required();
+    inspect_cmd->add_flag("--json", inspect.json, "Print the summary as JSON");
+    inspect_cmd->add_flag("--dump", inspect.dump, "Print one line per message");
+
+    std::vector<std::string> convert_inputs;
+    std::string convert_output;
+    auto* convert_cmd = app.add_subcommand(
+        "convert", "Convert trace files (Barman, XRay, FXT, CTF) into one capture");
+    convert_cmd->add_option("inputs", convert_inputs, "Input traces")->required();
+    convert_cmd->add_option("-o,--output", convert_output, "Capture directory to create")->required();
+
+    try {
+        app.parse(argc, argv);
+    } catch (const CLI::ParseError& e) {
+        const int rc = app.exit(e);
+        return rc == 0 ? kExitOk : kExitUsage;
+    }
+
+    if (*record_cmd) {
+        setup_logging(record.common.log_level);
+        if (!record_rate.empty()) record.sample_rate = kRates.at(record_rate);
+        return run_record(record);
+    }
+    if (*inspect_cmd) return run_inspect(inspect, std::cout, std::cerr);
+    if (*convert_cmd) {
+        std::cerr << "apcgate convert: no trace format is supported yet in this build\n";
+        return kExitInvalidInput;
+    }
+    setup_logging(serve.common.log_level);
+    return run_serve(serve);
+}

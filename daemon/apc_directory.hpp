@@ -1,0 +1,49 @@
+// The local-capture sink: an `.apc` directory as the seed's "Local Capture" describes it —
+// captured.xml, session.xml, events.xml and 0000000000, the APC data as [int32 LE length][frame
+// body] records. XML documents are written whole (temporary file, then rename) and frames are
+// appended with one write() per live-rate flush, so a capture killed at any moment is readable
+// up to its last flush. An existing directory is refused unless `force`; even then only the
+// files named above are replaced and nothing else is deleted.
+#pragma once
+
+#include <filesystem>
+#include <memory>
+#include <string_view>
+#include <vector>
+
+#include "daemon/capture_sink.hpp"
+#include "daemon/unique_fd.hpp"
+#include "protocol/wire/result.hpp"
+
+namespace apcgate::daemon {
+
+inline constexpr std::string_view kApcDataFile = "0000000000";
+
+class ApcDirectory final : public CaptureSink {
+public:
+    static Result<std::unique_ptr<ApcDirectory>> create(const std::filesystem::path& dir,
+                                                        bool force);
+
+    // Writes `name` in the directory atomically.
+    Status write_document(std::string_view name, std::string_view content);
+
+    void frame(std::span<const std::uint8_t> body) override;
+    void flush() override;
+    void finish() override;
+    [[nodiscard]] std::uint64_t bytes_written() const override { return bytes_; }
+
+    // The first write error (disk full, directory removed), if any; later frames are dropped.
+    [[nodiscard]] const Status& status() const { return status_; }
+    [[nodiscard]] const std::filesystem::path& path() const { return dir_; }
+
+private:
+    ApcDirectory(std::filesystem::path dir, UniqueFd data);
+
+    std::filesystem::path dir_;
+    UniqueFd data_;
+    std::vector<std::uint8_t> pending_;
+    std::uint64_t bytes_ = 0;
+    Status status_;
+};
+
+}  // namespace apcgate::daemon

@@ -1,0 +1,79 @@
+// One capture, independent of transport and of time keeping: starts the sources, polls each at
+// its own period, merges their events onto one timeline, encodes them with the one APC encoder
+// and hands the frames to a sink. The live driver (LiveCapture) calls it from timers; `convert`
+// calls it in a loop. Timestamps are capture-timeline ns (0 = the capture's zero).
+#pragma once
+
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "collectors/source.hpp"
+#include "daemon/capture_sink.hpp"
+#include "daemon/event_merger.hpp"
+#include "protocol/apc/encoder.hpp"
+#include "protocol/model/capture_settings.hpp"
+#include "protocol/model/counter_catalog.hpp"
+
+namespace apcgate::daemon {
+
+struct CapturePlan {
+    model::CaptureSettings settings;
+    model::CaptureCounters counters;
+    std::vector<collectors::Source*> sources;  // not owned; outlive the engine
+    std::vector<model::CoreName> cores;
+    apc::SummaryInfo summary;
+    apc::EncoderOptions encoder;
+    std::int64_t zero_monotonic_ns = 0;
+};
+
+struct CaptureTotals {
+    std::uint64_t events = 0;
+    std::uint64_t frames = 0;
+    std::uint64_t bytes = 0;
+    std::vector<std::string> failed_sources;  // "name: reason"
+};
+
+class CaptureEngine {
+public:
+    CaptureEngine(CapturePlan plan, CaptureSink& sink);
+
+    // Starts every source and sends the Summary. Fails only when no source could start.
+    Status start();
+    // Polls the sources whose period has come.
+    void poll_due(model::Nanos now);
+    // Encodes what every source has vouched for up to `now` and sends the open frames.
+    void flush(model::Nanos now);
+    // Stops the sources, encodes everything left, sends it and tells the sink the capture ended.
+    void finish(model::Nanos now);
+
+    [[nodiscard]] model::Nanos next_poll() const;  // earliest time a source is due
+    [[nodiscard]] bool sources_finished() const;    // every source ran out (ingested inputs)
+    [[nodiscard]] bool buffer_full() const;         // a buffered mode's size was reached
+    [[nodiscard]] const apc::EncoderStats& encoder_stats() const { return encoder_.stats(); }
+    [[nodiscard]] CaptureTotals totals() const;
+    [[nodiscard]] const CapturePlan& plan() const { return plan_; }
+    [[nodiscard]] model::Nanos flush_period() const { return flush_period_; }
+
+private:
+    struct Running {
+        collectors::Source* source;
+        model::Nanos period;
+        model::Nanos next_due = 0;
+        bool finished = false;
+    };
+    void poll_one(std::size_t index, model::Nanos now);
+
+    CapturePlan plan_;
+    CaptureSink& sink_;
+    apc::Encoder encoder_;
+    EventMerger merger_;
+    std::vector<Running> running_;
+    std::vector<model::Event> scratch_;
+    std::vector<std::string> failed_;
+    model::Nanos flush_period_;
+    std::uint64_t events_ = 0;
+    bool finished_ = false;
+};
+
+}  // namespace apcgate::daemon

@@ -1,0 +1,117 @@
+#include "daemon/capture_service.hpp"
+
+#include <spdlog/spdlog.h>
+#include <sys/utsname.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "daemon/clocks.hpp"
+#include "xml/documents.hpp"
+
+namespace apcgate::daemon {
+
+void CollectorSet::declare_all() {
+    for (auto& s : sources) {
+        s->declare(catalog);
+        s->describe(target);
+    }
+}
+
+CaptureService::CaptureService(CollectorSet& collectors, std::optional<ConfigStore> store)
+    : collectors_(collectors), store_(std::move(store)), config_(collectors.catalog.defaults()) {
+    if (!store_) return;
+    auto loaded = store_->load();
+    if (!loaded) {
+        spdlog::warn("ignoring stored configuration: {}", loaded.error().to_string());
+    } else if (loaded->has_value()) {
+        config_ = std::move(**loaded);
+        spdlog::info("configuration loaded from {}", store_->file().string());
+    }
+}
+
+std::string CaptureService::events_xml() const { return xml::write_events(collectors_.catalog); }
+std::string CaptureService::counters_xml() const {
+    return xml::write_counters(collectors_.catalog);
+}
+std::string CaptureService::configuration_xml() const { return xml::write_configuration(config_); }
+std::string CaptureService::defaults_xml() const {
+    return xml::write_configuration(collectors_.catalog.defaults());
+}
+
+model::CaptureCounters CaptureService::prepare_counters() const {
+    return model::CaptureCounters::assign(collectors_.catalog, config_);
+}
+
+std::string CaptureService::captured_xml(const model::CaptureSettings& settings,
+                                         const model::CaptureCounters& counters,
+                                         bool local) const {
+    model::CaptureInfo info;
+    info.target = collectors_.target;
+    info.target.sample_rate_hz = model::sample_rate_hz(settings.sample_rate);
+    info.local_capture = local;
+    if (local) info.created = static_cast<std::int64_t>(::time(nullptr));
+    return xml::write_captured(info, counters);
+}
+
+Status CaptureService::deliver_configuration(model::Configuration config) {
+    config_ = std::move(config);
+    const auto ignored = model::CaptureCounters::assign(collectors_.catalog, config_).ignored();
+    for (const auto& name : ignored) spdlog::info("configured counter {} is not available here", name);
+    if (!store_) return {};
+    if (Status st = store_->save(config_); !st) {
+        spdlog::warn("configuration not persisted: {}", st.error().to_string());
+        return st;
+    }
+    return {};
+}
+
+bool CaptureService::capture_running() const {
+    auto c = running_.lock();
+    return c && c->running();
+}
+
+namespace {
+apc::SummaryInfo summary_now(std::int64_t zero_monotonic) {
+    apc::SummaryInfo s;
+    s.monotonic_delta_ns = zero_monotonic;
+    s.wallclock_ns = clock_ns(CLOCK_REALTIME);
+    s.uptime_ns = clock_ns(CLOCK_BOOTTIME);
+    utsname u{};
+    if (::uname(&u) == 0) {
+        s.attributes.emplace_back("uname", std::string(u.sysname) + " " + u.nodename + " " +
+                                               u.release + " " + u.version + " " + u.machine);
+    }
+    s.attributes.emplace_back("PAGESIZE", std::to_string(::sysconf(_SC_PAGESIZE)));
+    s.attributes.emplace_back("agent", "apcgate " APCGATE_VERSION);
+    return s;
+}
+}  // namespace
+
+Result<std::shared_ptr<LiveCapture>> CaptureService::start_capture(
+    asio::any_io_executor executor, const model::CaptureSettings& settings,
+    model::CaptureCounters counters, CaptureSink& sink, LiveCapture::Ended ended) {
+    if (capture_running()) return Error::at("capture in progress");
+    CapturePlan plan;
+    plan.settings = settings;
+    plan.counters = std::move(counters);
+    for (auto& s : collectors_.sources) plan.sources.push_back(s.get());
+    plan.cores = collectors_.cores;
+    plan.zero_monotonic_ns = monotonic_ns();
+    plan.summary = summary_now(plan.zero_monotonic_ns);
+    const std::int64_t zero = plan.zero_monotonic_ns;
+    auto engine = std::make_unique<CaptureEngine>(std::move(plan), sink);
+    auto capture = std::make_shared<LiveCapture>(std::move(executor), std::move(engine), zero,
+                                                 std::move(ended));
+    if (Status st = capture->start(); !st) return std::move(st).take_error();
+    running_ = capture;
+    spdlog::info("capture started (sample rate {} Hz, live rate {} ms, duration {} s)",
+                 model::sample_rate_hz(settings.sample_rate), settings.live_rate_ms,
+                 settings.duration_s);
+    return capture;
+}
+
+void CaptureService::stop_capture(const std::string& reason) {
+    if (auto c = running_.lock()) c->stop(reason);
+}
+
+}  // namespace apcgate::daemon

@@ -1,0 +1,69 @@
+// What every front end (TCP connections, `record`, `convert`) shares: the collectors and their
+// catalog, the persisted configuration, and the rule "one capture at a time". It answers the XML
+// requests and turns settings + configuration into a running capture.
+#pragma once
+
+#include <asio/any_io_executor.hpp>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "collectors/source.hpp"
+#include "daemon/capture_engine.hpp"
+#include "daemon/config_store.hpp"
+#include "daemon/live_capture.hpp"
+#include "protocol/model/target_info.hpp"
+
+namespace apcgate::daemon {
+
+// The sources of this daemon and what they declared; built once at start-up.
+struct CollectorSet {
+    std::vector<std::unique_ptr<collectors::Source>> sources;
+    model::CounterCatalog catalog;
+    model::TargetInfo target;
+    std::vector<model::CoreName> cores;
+
+    // Calls declare()/describe() on every source; the catalog is fixed from then on.
+    void declare_all();
+};
+
+class CaptureService {
+public:
+    // Without a store (local captures) delivered configurations live in memory only.
+    CaptureService(CollectorSet& collectors, std::optional<ConfigStore> store);
+
+    [[nodiscard]] std::string events_xml() const;
+    [[nodiscard]] std::string counters_xml() const;
+    [[nodiscard]] std::string configuration_xml() const;
+    [[nodiscard]] std::string defaults_xml() const;
+    // Keys for a capture with the current configuration (the same keys its frames will use).
+    [[nodiscard]] model::CaptureCounters prepare_counters() const;
+    [[nodiscard]] std::string captured_xml(const model::CaptureSettings& settings,
+                                           const model::CaptureCounters& counters,
+                                           bool local) const;
+
+    // Stores a delivered configuration (memory and state directory).
+    Status deliver_configuration(model::Configuration config);
+    [[nodiscard]] const model::Configuration& configuration() const { return config_; }
+
+    [[nodiscard]] bool capture_running() const;
+    // Starts the one capture; fails if one is running or no source starts. `ended` runs when it
+    // finishes for any reason, after the sink got its end of sequence.
+    Result<std::shared_ptr<LiveCapture>> start_capture(asio::any_io_executor executor,
+                                                       const model::CaptureSettings& settings,
+                                                       model::CaptureCounters counters,
+                                                       CaptureSink& sink, LiveCapture::Ended ended);
+    // Stops the running capture, if any (signals, shutdown).
+    void stop_capture(const std::string& reason);
+
+    [[nodiscard]] const CollectorSet& collectors() const { return collectors_; }
+
+private:
+    CollectorSet& collectors_;
+    std::optional<ConfigStore> store_;
+    model::Configuration config_;
+    std::weak_ptr<LiveCapture> running_;
+};
+
+}  // namespace apcgate::daemon

@@ -1,0 +1,165 @@
+#include "daemon/capture_summary.hpp"
+
+#include <fstream>
+#include <sstream>
+
+#include "daemon/apc_directory.hpp"
+#include "daemon/mapped_file.hpp"
+#include "protocol/apc/message_format.hpp"
+
+namespace apcgate::daemon {
+
+namespace {
+
+template <class... F>
+struct Overloaded : F... {
+    using F::operator()...;
+};
+template <class... F>
+Overloaded(F...) -> Overloaded<F...>;
+
+std::optional<std::string> read_text(const std::filesystem::path& p) {
+    std::ifstream in(p, std::ios::binary);
+    if (!in) return std::nullopt;
+    std::ostringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+// Tallies one pass over the decoded frames.
+class Tally {
+public:
+    explicit Tally(CaptureSummary& s) : s_(s) {
+        for (std::size_t i = 0; i < s_.counters.size(); ++i) by_key_[s_.counters[i].key] = i;
+    }
+
+    void frame(const apc::DecodedFrame& f) {
+        ++s_.frames;
+        ++s_.frames_by_type[apc::to_string(f.type)];
+        for (const auto& m : f.messages) message(f, m);
+    }
+
+private:
+    void ts(std::int64_t t) {
+        if (!s_.first_ts || t < *s_.first_ts) s_.first_ts = t;
+        if (!s_.last_ts || t > *s_.last_ts) s_.last_ts = t;
+    }
+    void value(std::int32_t key, std::int64_t v, const char* frame) {
+        auto it = by_key_.find(key);
+        if (it == by_key_.end()) return;  // unknown keys are the rule checker's to report
+        CounterSummary& c = s_.counters[it->second];
+        if (c.values == 0) c.min = c.max = v;
+        c.min = std::min(c.min, v);
+        c.max = std::max(c.max, v);
+        c.last = v;
+        c.frame = frame;
+        ++c.values;
+    }
+    void count(const char* kind) { ++s_.messages_by_kind[kind]; }
+
+    void message(const apc::DecodedFrame& f, const apc::DecodedMessage& m) {
+        std::visit(
+            Overloaded{
+                [&](const apc::SummaryMessage& v) { count("Summary"), s_.summary = v; },
+                [&](const model::CoreName& v) { count("CoreName"), s_.cores[v.core] = v.name; },
+                [&](const model::CookieName&) { count("CookieName"); },
+                [&](const model::ThreadName& v) {
+                    count("ThreadName"), s_.threads[v.tid] = v.name, ts(v.ts);
+                },
+                [&](const model::ProcComm& v) {
+                    count("ProcComm");
+                    s_.threads.emplace(v.tid, v.comm);
+                },
+                [&](const apc::BacktraceMessage& v) { count("Backtrace"), ts(v.backtrace.ts); },
+                [&](const model::CounterSample& v) {
+                    count("Counter"), ts(v.ts), value(v.key, v.value, "Counter");
+                },
+                [&](const apc::BlockEntry& v) {
+                    count("BlockCounter");
+                    if (v.key == 0) ts(v.value);
+                    if (v.key > 2) value(v.key, v.value, "Block Counter");
+                },
+                [&](const apc::AnnotateMessage& v) { count("Annotate"), ts(v.ts); },
+                [&](const model::SchedSwitch& v) { count("SchedSwitch"), ts(v.ts); },
+                [&](const model::SchedThreadExit& v) { count("SchedThreadExit"), ts(v.ts); },
+                [&](const model::ActivityLink& v) { count("ActivityLink"), ts(v.ts); },
+                [&](const model::ActivitySwitch& v) { count("ActivitySwitch"), ts(v.ts); },
+                [&](const model::TaskExit& v) { count("TaskExit"), ts(v.ts); },
+                [&](const model::Idle& v) { count("Idle"), ts(v.ts); },
+                [&](const model::ExternalData&) { count("External"); },
+                [&](const apc::DisconnectMessage&) { count("ExternalDisconnect"); },
+            },
+            m.body);
+        (void)f;
+    }
+
+    CaptureSummary& s_;
+    std::map<std::int32_t, std::size_t> by_key_;
+};
+
+void describe_counters(CaptureSummary& s, const std::optional<std::string>& events_xml) {
+    std::vector<xml::EventInfo> events;
+    if (events_xml) {
+        if (auto parsed = xml::parse_events(*events_xml)) events = std::move(parsed).value();
+    }
+    for (const auto& c : s.captured.counters) {
+        CounterSummary cs;
+        cs.key = c.key;
+        cs.type = c.type;
+        for (const auto& e : events) {
+            if (e.counter != c.type) continue;
+            cs.title = e.category + ": " + e.title + (e.name.empty() ? "" : " " + e.name);
+            break;
+        }
+        s.counters.push_back(std::move(cs));
+    }
+}
+
+}  // namespace
+
+Result<CaptureSummary> summarize_capture(const std::filesystem::path& dir,
+                                         const std::function<void(const std::string&)>& dump) {
+    CaptureSummary s;
+    s.path = dir;
+    const auto captured_text = read_text(dir / "captured.xml");
+    if (!captured_text) return Error::at("cannot read captured.xml").in_input(dir.string());
+    auto captured = xml::parse_captured(*captured_text);
+    if (!captured) return std::move(captured).take_error().in_input((dir / "captured.xml").string());
+    s.captured = std::move(captured).value();
+    describe_counters(s, read_text(dir / "events.xml"));
+
+    const auto data_path = dir / kApcDataFile;
+    auto file = MappedFile::open(data_path);
+    if (!file) return std::move(file).take_error();
+    const auto bytes = file->bytes();
+    s.data_bytes = bytes.size();
+
+    std::vector<model::CounterKey> keys;
+    for (const auto& c : s.captured.counters) keys.push_back(c.key);
+    apc::FrameRuleChecker rules(keys);
+    Tally tally(s);
+    apc::CaptureSplitter splitter(bytes);
+    std::string line;
+    while (auto raw = splitter.next()) {
+        auto frame = apc::decode_frame(raw->body, raw->body_offset);
+        if (!frame) {
+            s.error = std::move(frame).take_error().in_input(data_path.string());
+            break;
+        }
+        if (dump) {
+            line.clear();
+            apc::format_frame(*frame, line);
+            dump(line);
+        }
+        rules.check(*frame);
+        tally.frame(*frame);
+    }
+    if (!s.error) {
+        s.end = splitter.end();
+        if (splitter.error()) s.error = Error(*splitter.error()).in_input(data_path.string());
+    }
+    s.violations = rules.finish();
+    return s;
+}
+
+}  // namespace apcgate::daemon

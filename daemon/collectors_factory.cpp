@@ -1,0 +1,36 @@
+// Which collectors a target has. Today: /proc and /sys. The perf, annotation and ingest sources
+// are added here as they arrive, each declaring its counters into the one catalog.
+#include <spdlog/spdlog.h>
+#include <unistd.h>
+
+#include "collectors/pmu/pmu_probe.hpp"
+#include "collectors/procfs/cpu_info.hpp"
+#include "collectors/procfs/procfs_source.hpp"
+#include "daemon/cli.hpp"
+
+namespace apcgate::daemon {
+
+CollectorSet make_collectors(const CommonOptions& options) {
+    CollectorSet set;
+    auto procfs = std::make_unique<collectors::procfs::ProcfsSource>(options.proc_root,
+                                                                      options.sys_root);
+    set.cores = procfs->core_names();
+    set.sources.push_back(std::move(procfs));
+    set.declare_all();
+    if (set.target.name.empty()) {
+        char host[256] = {};
+        if (::gethostname(host, sizeof host - 1) == 0) set.target.name = host;
+    }
+    const auto pmus = collectors::pmu::detect_pmus();
+    // libpfm4 names the CPU's PMU from CPUID/MIDR; whether the kernel lets us open it (VMs
+    // often do not) is for the perf collector to probe.
+    if (pmus.empty()) spdlog::info("libpfm4 recognises no hardware PMU on this CPU");
+    for (const auto& p : pmus)
+        spdlog::debug("libpfm4 PMU {} ({}): {} counters + {} fixed", p.name, p.description,
+                      p.generic_counters, p.fixed_counters);
+    spdlog::debug("target {}: {} cores, cpuid {:#x}, {} counters", set.target.name,
+                  set.target.cores, set.target.cpuid, set.catalog.counters().size());
+    return set;
+}
+
+}  // namespace apcgate::daemon

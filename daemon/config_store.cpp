@@ -1,0 +1,53 @@
+#include "daemon/config_store.hpp"
+
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+
+#include "xml/documents.hpp"
+
+namespace apcgate::daemon {
+
+std::filesystem::path default_state_dir() {
+    if (const char* sd = std::getenv("STATE_DIRECTORY"); sd != nullptr && *sd != '\0') {
+        std::string first(sd);  // systemd passes a colon-separated list
+        return first.substr(0, first.find(':'));
+    }
+    if (::geteuid() == 0) return "/var/lib/apcgate";
+    if (const char* xdg = std::getenv("XDG_STATE_HOME"); xdg != nullptr && *xdg == '/')
+        return std::filesystem::path(xdg) / "apcgate";
+    if (const char* home = std::getenv("HOME"); home != nullptr && *home == '/')
+        return std::filesystem::path(home) / ".local/state/apcgate";
+    return std::filesystem::temp_directory_path() / ("apcgate-" + std::to_string(::geteuid()));
+}
+
+Result<std::optional<model::Configuration>> ConfigStore::load() const {
+    std::ifstream in(file(), std::ios::binary);
+    if (!in) return std::optional<model::Configuration>{};
+    std::ostringstream text;
+    text << in.rdbuf();
+    auto parsed = xml::parse_configuration(text.str());
+    if (!parsed) return std::move(parsed).take_error().while_("reading " + file().string());
+    return std::optional<model::Configuration>{std::move(parsed).value()};
+}
+
+Status ConfigStore::save(const model::Configuration& config) const {
+    std::error_code ec;
+    std::filesystem::create_directories(dir_, ec);
+    if (ec) return Error::at("cannot create state directory: " + ec.message()).in_input(dir_.string());
+    const auto tmp = dir_ / ".configuration.xml.tmp";
+    {
+        std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+        out << xml::write_configuration(config);
+        if (!out.flush()) return Error::at("cannot write").in_input(tmp.string());
+    }
+    std::filesystem::rename(tmp, file(), ec);
+    if (ec) return Error::at("cannot rename: " + ec.message()).in_input(file().string());
+    return {};
+}
+
+}  // namespace apcgate::daemon

@@ -1,0 +1,256 @@
+#include "daemon/connection.hpp"
+
+#include <spdlog/spdlog.h>
+
+#include <asio/co_spawn.hpp>
+#include <asio/detached.hpp>
+#include <asio/post.hpp>
+#include <asio/redirect_error.hpp>
+#include <asio/use_awaitable.hpp>
+#include <asio/write.hpp>
+
+#include "xml/documents.hpp"
+
+namespace apcgate::daemon {
+
+using asio::use_awaitable;
+using gator::ResponseCode;
+
+void ConnectionSink::frame(std::span<const std::uint8_t> body) {
+    const auto header = gator::response_header(ResponseCode::ApcData,
+                                               static_cast<std::uint32_t>(body.size()));
+    std::vector<std::uint8_t> out;
+    out.reserve(header.size() + body.size());
+    out.insert(out.end(), header.begin(), header.end());
+    out.insert(out.end(), body.begin(), body.end());
+    bytes_ += out.size();
+    conn_.send(std::move(out));
+}
+
+void ConnectionSink::finish() { conn_.send(gator::response(ResponseCode::ApcData)); }
+
+Connection::Connection(asio::ip::tcp::socket socket, CaptureService& service,
+                       ConnectionLimits limits)
+    : socket_(std::move(socket)), wake_(socket_.get_executor()), service_(service),
+      limits_(limits) {
+    std::error_code ec;
+    const auto ep = socket_.remote_endpoint(ec);
+    peer_ = ec ? "unknown peer" : ep.address().to_string() + ":" + std::to_string(ep.port());
+    wake_.expires_at(asio::steady_timer::time_point::max());
+}
+
+Connection::~Connection() { spdlog::debug("{}: connection released", peer_); }
+
+void Connection::start() {
+    spdlog::info("{}: connected", peer_);
+    auto self = shared_from_this();
+    asio::co_spawn(socket_.get_executor(), [self] { return self->read_loop(); }, asio::detached);
+    asio::co_spawn(socket_.get_executor(), [self] { return self->write_loop(); }, asio::detached);
+}
+
+void Connection::send(std::vector<std::uint8_t> bytes) {
+    if (closing_ && !socket_.is_open()) return;
+    if (backlog_ + bytes.size() > limits_.max_send_backlog) {
+        // The client stopped reading: give up on it rather than grow without bound. Stopping
+        // the capture from inside its own flush would re-enter it, so post that.
+        if (socket_.is_open()) {
+            spdlog::warn("{}: client is not reading ({} bytes unsent); dropping it", peer_, backlog_);
+            std::error_code ec;
+            socket_.close(ec);
+            queue_.clear();
+            backlog_ = 0;
+            closing_ = true;
+            wake_.cancel();
+            asio::post(socket_.get_executor(), [self = shared_from_this()] {
+                if (self->capture_) self->capture_->stop("client not reading");
+            });
+        }
+        return;
+    }
+    backlog_ += bytes.size();
+    queue_.push_back(std::move(bytes));
+    wake_.cancel();
+}
+
+void Connection::reply(ResponseCode code, std::string_view body) {
+    send(gator::response(code, body));
+}
+
+void Connection::fatal(const std::string& message) {
+    spdlog::warn("{}: {}", peer_, message);
+    reply(ResponseCode::Error, message);
+    close_after_drain();
+}
+
+void Connection::close_after_drain() {
+    closing_ = true;
+    wake_.cancel();
+}
+
+void Connection::shutdown(const std::string& reason) {
+    if (capture_ && capture_->running()) {
+        capture_->stop(reason);  // sends the end of sequence, then on_capture_ended closes
+    } else {
+        close_after_drain();
+    }
+}
+
+asio::awaitable<void> Connection::write_loop() {
+    std::vector<std::vector<std::uint8_t>> inflight;
+    std::vector<asio::const_buffer> buffers;
+    for (;;) {
+        if (queue_.empty()) {
+            if (closing_ || !socket_.is_open()) break;
+            std::error_code ec;
+            co_await wake_.async_wait(asio::redirect_error(use_awaitable, ec));
+            wake_.expires_at(asio::steady_timer::time_point::max());
+            continue;
+        }
+        // Gather everything queued into one write: fewer syscalls while streaming.
+        inflight.clear();
+        buffers.clear();
+        while (!queue_.empty()) {
+            inflight.push_back(std::move(queue_.front()));
+            queue_.pop_front();
+        }
+        for (const auto& b : inflight) buffers.emplace_back(asio::buffer(b));
+        std::error_code ec;
+        co_await asio::async_write(socket_, buffers, asio::redirect_error(use_awaitable, ec));
+        for (const auto& b : inflight) backlog_ -= std::min(backlog_, b.size());
+        if (ec) {
+            spdlog::debug("{}: write failed: {}", peer_, ec.message());
+            closing_ = true;
+            break;
+        }
+    }
+    std::error_code ignored;
+    socket_.shutdown(asio::ip::tcp::socket::shutdown_both, ignored);
+    socket_.close(ignored);
+    writer_done_ = true;
+    if (capture_ && capture_->running()) capture_->stop("client disconnected");
+}
+
+asio::awaitable<void> Connection::read_loop() {
+    std::vector<std::uint8_t> buf(64 * 1024);
+    while (!closing_) {
+        std::error_code ec;
+        const std::size_t n =
+            co_await socket_.async_read_some(asio::buffer(buf), asio::redirect_error(use_awaitable, ec));
+        if (ec) {
+            if (closing_) break;
+            if (auto err = parser_.at_eof()) {
+                fatal(err->to_string());
+            } else if (ec != asio::error::eof) {
+                spdlog::info("{}: read failed: {}", peer_, ec.message());
+            }
+            if (capture_ && capture_->running()) capture_->stop("client disconnected");
+            close_after_drain();
+            break;
+        }
+        std::span<const std::uint8_t> data(buf.data(), n);
+        while (!data.empty() && !closing_) {
+            std::size_t used = 0;
+            auto item = parser_.parse(data, used);
+            data = data.subspan(used);
+            if (item.kind == gator::CommandReader::Kind::NeedMore) break;
+            if (item.kind == gator::CommandReader::Kind::HandshakeDone) {
+                send({gator::kHandshakeReply.begin(), gator::kHandshakeReply.end()});
+            } else if (item.kind == gator::CommandReader::Kind::Error) {
+                fatal(std::move(item.error).in_input(peer_).to_string());
+            } else if (!handle(item.command)) {
+                close_after_drain();
+            }
+        }
+    }
+    reader_done_ = true;
+}
+
+bool Connection::handle(const gator::Command& cmd) {
+    spdlog::debug("{}: {} ({} bytes)", peer_, gator::command_name(cmd.code), cmd.body.size());
+    switch (static_cast<gator::CommandCode>(cmd.code)) {
+        case gator::CommandCode::RequestXml: handle_request(cmd); return true;
+        case gator::CommandCode::DeliverXml: handle_deliver(cmd); return true;
+        case gator::CommandCode::ApcStart: return handle_start();
+        case gator::CommandCode::ApcStop:
+            if (capture_ && capture_->running()) {
+                capture_->stop("stopped by client");  // flush, end of sequence, close
+            } else {
+                reply(ResponseCode::ApcData);  // nothing captured: just the end of sequence
+                close_after_drain();
+            }
+            return true;
+        case gator::CommandCode::Disconnect:
+            if (capture_ && capture_->running()) capture_->stop("client disconnected");
+            return false;
+        case gator::CommandCode::Ping: reply(ResponseCode::Ack); return true;
+    }
+    reply(ResponseCode::Nak, "unknown command " + std::to_string(cmd.code));
+    return true;
+}
+
+void Connection::handle_request(const gator::Command& cmd) {
+    auto req = xml::parse_request(cmd.text());
+    if (!req) {
+        reply(ResponseCode::Nak, req.error().to_string());
+        return;
+    }
+    switch (*req) {
+        case xml::RequestType::Events: reply(ResponseCode::Xml, service_.events_xml()); break;
+        case xml::RequestType::Configuration:
+            reply(ResponseCode::Xml, service_.configuration_xml());
+            break;
+        case xml::RequestType::Counters: reply(ResponseCode::Xml, service_.counters_xml()); break;
+        case xml::RequestType::Defaults: reply(ResponseCode::Xml, service_.defaults_xml()); break;
+        case xml::RequestType::Captured:
+            prepared_ = service_.prepare_counters();
+            reply(ResponseCode::Xml, service_.captured_xml(settings_, *prepared_, false));
+            break;
+    }
+}
+
+void Connection::handle_deliver(const gator::Command& cmd) {
+    switch (xml::classify_delivered(cmd.text())) {
+        case xml::DeliveredKind::Session: {
+            auto s = xml::parse_session(cmd.text());
+            if (!s) return reply(ResponseCode::Nak, s.error().to_string());
+            settings_ = std::move(s).value();
+            return reply(ResponseCode::Ack);
+        }
+        case xml::DeliveredKind::Configuration: {
+            auto c = xml::parse_configuration(cmd.text());
+            if (!c) return reply(ResponseCode::Nak, c.error().to_string());
+            (void)service_.deliver_configuration(std::move(c).value());  // logged if not saved
+            prepared_.reset();
+            return reply(ResponseCode::Ack);
+        }
+        case xml::DeliveredKind::Other: break;
+    }
+    reply(ResponseCode::Nak, "unsupported document: expected <session> or <configurations>");
+}
+
+bool Connection::handle_start() {
+    if (service_.capture_running()) {
+        fatal("capture in progress");
+        return true;
+    }
+    model::CaptureCounters counters = prepared_ ? *prepared_ : service_.prepare_counters();
+    std::weak_ptr<Connection> weak = weak_from_this();
+    auto started = service_.start_capture(
+        socket_.get_executor(), settings_, std::move(counters), sink_,
+        [weak](const std::string& reason) {
+            if (auto self = weak.lock()) self->on_capture_ended(reason);
+        });
+    if (!started) {
+        fatal("capture failed to start: " + started.error().to_string());
+        return true;
+    }
+    capture_ = std::move(started).value();
+    return true;
+}
+
+void Connection::on_capture_ended(const std::string& reason) {
+    spdlog::info("{}: capture ended: {}", peer_, reason);
+    close_after_drain();
+}
+
+}  // namespace apcgate::daemon

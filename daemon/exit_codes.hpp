@@ -1,0 +1,19 @@
+// Process exit codes, the same for every subcommand (documented in the README and --help).
+#pragma once
+
+namespace apcgate::daemon {
+
+enum ExitCode : int {
+    kExitOk = 0,
+    kExitFailure = 1,       // run-time failure: cannot listen, capture failed, write error
+    kExitUsage = 2,         // bad command line
+    kExitInvalidInput = 3,  // invalid capture (inspect), corrupt input, bad --session/--config
+    kExitOutputExists = 4,  // record/convert: output directory exists and no --force
+};
+
+inline constexpr const char* kExitCodesHelp =
+    "Exit codes: 0 success; 1 run-time failure; 2 usage error; 3 invalid input data\n"
+    "(inspect found an invalid capture, a corrupt trace, a bad --session/--config);\n"
+    "4 the output directory exists (use --force).";
+
+}  // namespace apcgate::daemon

@@ -1,0 +1,76 @@
+#include "daemon/live_capture.hpp"
+
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <chrono>
+
+#include "daemon/clocks.hpp"
+
+namespace apcgate::daemon {
+
+LiveCapture::LiveCapture(asio::any_io_executor executor, std::unique_ptr<CaptureEngine> engine,
+                         std::int64_t zero_monotonic_ns, Ended ended)
+    : timer_(std::move(executor)),
+      engine_(std::move(engine)),
+      zero_(zero_monotonic_ns),
+      ended_(std::move(ended)) {}
+
+model::Nanos LiveCapture::now() const { return monotonic_ns() - zero_; }
+
+Status LiveCapture::start() {
+    if (Status st = engine_->start(); !st) {
+        stopped_ = true;
+        return st;
+    }
+    started_ = true;
+    const int duration = engine_->plan().settings.duration_s;
+    deadline_ = duration > 0 ? static_cast<model::Nanos>(duration) * model::kNanosPerSecond : 0;
+    next_flush_ = engine_->flush_period();
+    engine_->poll_due(now());  // the first samples (and the process list) at the capture's zero
+    arm();
+    return {};
+}
+
+void LiveCapture::arm() {
+    model::Nanos next = std::min(next_flush_, engine_->next_poll());
+    if (deadline_ > 0) next = std::min(next, deadline_);
+    // steady_clock is CLOCK_MONOTONIC on Linux, the clock the timeline is based on.
+    const auto when = std::chrono::steady_clock::time_point(std::chrono::nanoseconds(zero_ + next));
+    timer_.expires_at(when);
+    timer_.async_wait([weak = weak_from_this()](const std::error_code& ec) {
+        if (ec) return;  // cancelled by stop()
+        if (auto self = weak.lock()) self->on_timer();
+    });
+}
+
+void LiveCapture::on_timer() {
+    if (stopped_) return;
+    const model::Nanos t = now();
+    engine_->poll_due(t);
+    if (t >= next_flush_) {
+        engine_->flush(t);
+        // Skip missed ticks rather than bursting to catch up after a stall.
+        while (next_flush_ <= t) next_flush_ += engine_->flush_period();
+    }
+    if (deadline_ > 0 && t >= deadline_) return stop("duration reached");
+    if (engine_->sources_finished()) return stop("all sources finished");
+    if (engine_->buffer_full()) return stop("capture buffer full");
+    arm();
+}
+
+void LiveCapture::stop(const std::string& reason) {
+    if (stopped_) return;
+    stopped_ = true;
+    timer_.cancel();
+    if (started_) engine_->finish(now());
+    const CaptureTotals t = engine_->totals();
+    spdlog::info("capture ended ({}): {} events, {} frames, {} bytes", reason, t.events, t.frames,
+                 t.bytes);
+    if (ended_) {
+        auto cb = std::move(ended_);
+        cb(reason);
+    }
+}
+
+}  // namespace apcgate::daemon

@@ -1,0 +1,73 @@
+#include "daemon/apc_directory.hpp"
+
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <fstream>
+#include <sstream>
+
+namespace apcgate::daemon {
+namespace {
+
+namespace fs = std::filesystem;
+
+fs::path fresh(const char* name) {
+    const fs::path p = fs::temp_directory_path() / (std::string("apcdir-") + name + "-" + std::to_string(::getpid()));
+    fs::remove_all(p);
+    return p;
+}
+
+std::string slurp(const fs::path& p) {
+    std::ifstream in(p, std::ios::binary);
+    std::ostringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+TEST(ApcDirectory, WritesLengthPrefixedFramesAtEachFlush) {
+    const fs::path dir = fresh("frames");
+    auto d = ApcDirectory::create(dir, false);
+    ASSERT_TRUE(d) << d.error().to_string();
+    const std::vector<std::uint8_t> a{1, 2, 3}, b(300, 7);
+    (*d)->frame(a);
+    EXPECT_EQ(fs::file_size(dir / "0000000000"), 0U);  // buffered until the flush
+    (*d)->frame(b);
+    (*d)->flush();
+    const std::string data = slurp(dir / "0000000000");
+    ASSERT_EQ(data.size(), 4 + 3 + 4 + 300U);
+    EXPECT_EQ(data.substr(0, 7), std::string("\x03\x00\x00\x00\x01\x02\x03", 7));
+    EXPECT_EQ(data.substr(7, 4), std::string("\x2c\x01\x00\x00", 4));
+    EXPECT_EQ((*d)->bytes_written(), data.size());
+    (*d)->finish();
+    EXPECT_TRUE((*d)->status());
+    fs::remove_all(dir);
+}
+
+TEST(ApcDirectory, DocumentsAreReplacedWhole) {
+    const fs::path dir = fresh("docs");
+    auto d = ApcDirectory::create(dir, false);
+    ASSERT_TRUE(d);
+    ASSERT_TRUE((*d)->write_document("captured.xml", "<captured/>"));
+    ASSERT_TRUE((*d)->write_document("captured.xml", "<captured version=\"1\"/>"));
+    EXPECT_EQ(slurp(dir / "captured.xml"), "<captured version=\"1\"/>");
+    EXPECT_FALSE(fs::exists(dir / ".captured.xml.tmp"));
+    fs::remove_all(dir);
+}
+
+TEST(ApcDirectory, ExistingDirectoryNeedsForceAndKeepsOtherFiles) {
+    const fs::path dir = fresh("exists");
+    fs::create_directories(dir);
+    std::ofstream(dir / "mine.txt") << "x";
+    auto refused = ApcDirectory::create(dir, false);
+    ASSERT_FALSE(refused);
+    EXPECT_NE(refused.error().message.find("already exists"), std::string::npos);
+    auto forced = ApcDirectory::create(dir, true);
+    ASSERT_TRUE(forced);
+    EXPECT_TRUE(fs::exists(dir / "mine.txt"));
+    std::ofstream(dir / "file") << "x";
+    EXPECT_FALSE(ApcDirectory::create(dir / "file", true));  // not a directory
+    fs::remove_all(dir);
+}
+
+}  // namespace
+}  // namespace apcgate::daemon

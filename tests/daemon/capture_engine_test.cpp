@@ -1,0 +1,157 @@
+// The engine with scripted sources and an in-memory sink: sources are merged onto one timeline,
+// encoded once, and decode back to what they produced; a failing source does not stop the rest.
+#include "daemon/capture_engine.hpp"
+
+#include <gtest/gtest.h>
+
+#include "protocol/apc/decoder.hpp"
+#include "protocol/apc/frame_rules.hpp"
+
+namespace apcgate::daemon {
+namespace {
+
+class MemorySink final : public CaptureSink {
+public:
+    void frame(std::span<const std::uint8_t> body) override {
+        frames.emplace_back(body.begin(), body.end());
+        bytes += body.size() + 5;
+    }
+    void flush() override { ++flushes; }
+    void finish() override { finished = true; }
+    [[nodiscard]] std::uint64_t bytes_written() const override { return bytes; }
+    std::vector<std::vector<std::uint8_t>> frames;
+    std::uint64_t bytes = 0;
+    int flushes = 0;
+    bool finished = false;
+};
+
+// Emits one counter sample per poll at the poll time, for `key`, on `core`.
+class TickSource final : public collectors::Source {
+public:
+    TickSource(std::string name, model::Nanos period, int core, bool fail = false)
+        : name_(std::move(name)), period_(period), core_(core), fail_(fail) {}
+    [[nodiscard]] std::string_view name() const override { return name_; }
+    Status start(const collectors::CaptureContext& ctx) override {
+        if (fail_) return Error::at("no such device");
+        key_ = *ctx.counters.key("c" + std::to_string(core_));
+        return {};
+    }
+    [[nodiscard]] model::Nanos poll_period() const override { return period_; }
+    collectors::PollResult poll(model::Nanos now, std::vector<model::Event>& out) override {
+        out.push_back(model::CounterSample{now, core_, key_, ++n_, -1});
+        return {now, false};
+    }
+    void stop(model::Nanos now, std::vector<model::Event>& out) override {
+        out.push_back(model::ThreadName{now, core_, 100 + core_, "bye"});
+        stopped = true;
+    }
+    bool stopped = false;
+
+private:
+    std::string name_;
+    model::Nanos period_;
+    int core_;
+    bool fail_;
+    model::CounterKey key_ = 0;
+    std::int64_t n_ = 0;
+};
+
+struct Fixture {
+    model::CounterCatalog catalog;
+    Fixture() {
+        for (const char* n : {"c0", "c1", "c2"}) {
+            model::CounterSpec spec;
+            spec.counter = n;
+            spec.category = "T";
+            catalog.add(spec);
+        }
+    }
+    CapturePlan plan(std::vector<collectors::Source*> sources) {
+        CapturePlan p;
+        p.counters = model::CaptureCounters::assign(catalog, catalog.defaults());
+        p.sources = std::move(sources);
+        p.settings.live_rate_ms = 100;
+        return p;
+    }
+};
+
+TEST(CaptureEngine, MergesSourcesAndEncodesEverythingOnce) {
+    Fixture f;
+    TickSource fast("fast", 10'000'000, 0), slow("slow", 40'000'000, 1);
+    MemorySink sink;
+    CaptureEngine engine(f.plan({&fast, &slow}), sink);
+    ASSERT_TRUE(engine.start());
+    ASSERT_EQ(sink.frames.size(), 1U);  // the Summary goes out at once
+    for (model::Nanos t = 0; t <= 200'000'000; t += 10'000'000) {
+        engine.poll_due(t);
+        if (t % 100'000'000 == 0) engine.flush(t);
+    }
+    engine.finish(205'000'000);
+    EXPECT_TRUE(sink.finished);
+    EXPECT_TRUE(fast.stopped && slow.stopped);
+
+    std::vector<apc::DecodedFrame> frames;
+    for (const auto& body : sink.frames) {
+        auto d = apc::decode_frame(body, 0);
+        ASSERT_TRUE(d) << d.error().to_string();
+        frames.push_back(std::move(d).value());
+    }
+    std::vector<model::CounterKey> keys;
+    for (const auto& k : engine.plan().counters.enabled()) keys.push_back(k.key);
+    EXPECT_TRUE(apc::check_frame_rules(frames, keys).empty());
+    auto events = apc::rebuild_events(frames);
+    ASSERT_TRUE(events);
+    int fast_n = 0, slow_n = 0, byes = 0;
+    model::Nanos last = -1;
+    for (const auto& e : *events) {
+        if (const auto* s = std::get_if<model::CounterSample>(&e)) {
+            (s->core == 0 ? fast_n : slow_n)++;
+            EXPECT_GE(s->ts, last);  // one timeline
+            last = s->ts;
+        }
+        if (std::holds_alternative<model::ThreadName>(e)) ++byes;
+    }
+    EXPECT_EQ(fast_n, 22);  // 21 polls on the 10 ms grid plus the final one
+    EXPECT_EQ(slow_n, 7);   // 0, 40 .. 200 ms, plus the final one
+    EXPECT_EQ(byes, 2);
+}
+
+TEST(CaptureEngine, AFailingSourceIsReportedAndTheOthersRun) {
+    Fixture f;
+    TickSource ok("ok", 10'000'000, 0), broken("broken", 10'000'000, 1, true);
+    MemorySink sink;
+    CaptureEngine engine(f.plan({&broken, &ok}), sink);
+    ASSERT_TRUE(engine.start());
+    engine.poll_due(0);
+    engine.finish(1);
+    const auto totals = engine.totals();
+    ASSERT_EQ(totals.failed_sources.size(), 1U);
+    EXPECT_NE(totals.failed_sources[0].find("broken: no such device"), std::string::npos);
+    EXPECT_GT(totals.events, 0U);
+}
+
+TEST(CaptureEngine, FailsWhenNoSourceStarts) {
+    Fixture f;
+    TickSource broken("broken", 10'000'000, 1, true);
+    MemorySink sink;
+    CaptureEngine engine(f.plan({&broken}), sink);
+    const Status st = engine.start();
+    ASSERT_FALSE(st);
+    EXPECT_NE(st.error().message.find("no source could start"), std::string::npos);
+}
+
+TEST(CaptureEngine, BufferedModeReportsFull) {
+    Fixture f;
+    TickSource fast("fast", 10'000'000, 0);
+    MemorySink sink;
+    CapturePlan plan = f.plan({&fast});
+    plan.settings.buffer_mode = model::BufferMode::Small;
+    CaptureEngine engine(std::move(plan), sink);
+    ASSERT_TRUE(engine.start());
+    EXPECT_FALSE(engine.buffer_full());
+    sink.bytes = model::buffer_mode_bytes(model::BufferMode::Small);
+    EXPECT_TRUE(engine.buffer_full());
+}
+
+}  // namespace
+}  // namespace apcgate::daemon

@@ -1,0 +1,146 @@
+#include "daemon_process.hpp"
+
+#include <fcntl.h>
+#include <signal.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <fstream>
+#include <regex>
+#include <sstream>
+#include <thread>
+
+namespace apcgate::e2e {
+
+namespace fs = std::filesystem;
+
+std::string apcgate_binary() { return APCGATE_BINARY; }
+
+fs::path temp_dir(const std::string& name) {
+    static int counter = 0;
+    const fs::path dir = fs::temp_directory_path() /
+                         ("apcgate-e2e-" + std::to_string(::getpid()) + "-" + name + "-" +
+                          std::to_string(counter++));
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+    return dir;
+}
+
+namespace {
+
+pid_t spawn(const std::vector<std::string>& args, const fs::path& log) {
+    std::vector<std::string> full{apcgate_binary()};
+    full.insert(full.end(), args.begin(), args.end());
+    const pid_t pid = ::fork();
+    if (pid == 0) {
+        const int fd = ::open(log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        ::dup2(fd, 1);
+        ::dup2(fd, 2);
+        const int devnull = ::open("/dev/null", O_RDONLY);
+        ::dup2(devnull, 0);
+        // Only stdio is inherited: fd counts in the child are its own.
+        for (int i = 3; i < 1024; ++i) ::close(i);
+        std::vector<char*> argv;
+        for (auto& a : full) argv.push_back(a.data());
+        argv.push_back(nullptr);
+        ::execv(argv[0], argv.data());
+        ::_exit(127);
+    }
+    return pid;
+}
+
+int decode_status(int status) {
+    if (WIFEXITED(status)) return WEXITSTATUS(status);
+    if (WIFSIGNALED(status)) return 128 + WTERMSIG(status);
+    return -1;
+}
+
+}  // namespace
+
+DaemonProcess::DaemonProcess(std::vector<std::string> args) {
+    log_ = temp_dir("log") / "daemon.log";
+    pid_ = spawn(args, log_);
+}
+
+DaemonProcess::~DaemonProcess() {
+    if (pid_ > 0 && !status_) {
+        ::kill(pid_, SIGKILL);
+        int st = 0;
+        ::waitpid(pid_, &st, 0);
+    }
+    std::error_code ec;
+    fs::remove_all(log_.parent_path(), ec);
+}
+
+std::string DaemonProcess::log() const {
+    std::ifstream in(log_);
+    std::ostringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+std::optional<int> DaemonProcess::wait_for_port(std::chrono::milliseconds timeout) {
+    const auto deadline = std::chrono::steady_clock::now() + timeout;
+    const std::regex re(R"(listening on \[[^\]]*\]:(\d+))");
+    while (std::chrono::steady_clock::now() < deadline) {
+        std::smatch m;
+        const std::string text = log();
+        if (std::regex_search(text, m, re)) return std::stoi(m[1]);
+        if (!running()) return std::nullopt;
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    return std::nullopt;
+}
+
+void DaemonProcess::signal(int sig) const {
+    if (pid_ > 0) ::kill(pid_, sig);
+}
+
+bool DaemonProcess::running() {
+    if (status_) return false;
+    int st = 0;
+    if (::waitpid(pid_, &st, WNOHANG) == pid_) {
+        status_ = decode_status(st);
+        return false;
+    }
+    return true;
+}
+
+std::optional<int> DaemonProcess::wait(std::chrono::milliseconds timeout) {
+    const auto deadline = std::chrono::steady_clock::now() + timeout;
+    while (running()) {
+        if (std::chrono::steady_clock::now() >= deadline) return std::nullopt;
+        std::this_thread::sleep_for(std::chrono::milliseconds(5));
+    }
+    return status_;
+}
+
+int DaemonProcess::open_fds() const {
+    int n = 0;
+    std::error_code ec;
+    for (auto it = fs::directory_iterator("/proc/" + std::to_string(pid_) + "/fd", ec);
+         !ec && it != fs::directory_iterator(); it.increment(ec))
+        ++n;
+    return n;
+}
+
+long DaemonProcess::rss_kib() const {
+    std::ifstream in("/proc/" + std::to_string(pid_) + "/status");
+    std::string line;
+    while (std::getline(in, line))
+        if (line.rfind("VmRSS:", 0) == 0) return std::stol(line.substr(6));
+    return -1;
+}
+
+std::pair<int, std::string> run_apcgate(const std::vector<std::string>& args,
+                                        std::chrono::seconds timeout) {
+    DaemonProcess p(args);
+    const auto rc = p.wait(timeout);
+    if (!rc) {
+        p.signal(SIGKILL);
+        return {-1, p.log()};
+    }
+    return {*rc, p.log()};
+}
+
+}  // namespace apcgate::e2e

@@ -1,0 +1,48 @@
+// Runs the real `apcgate` binary as a child process for end-to-end tests: start it, learn the
+// port it listens on from its log, signal it, wait for it, and read its fd count and RSS.
+#pragma once
+
+#include <sys/types.h>
+
+#include <chrono>
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace apcgate::e2e {
+
+class DaemonProcess {
+public:
+    // Starts `apcgate args...` with stdout/stderr sent to a log file in a temp dir.
+    explicit DaemonProcess(std::vector<std::string> args);
+    ~DaemonProcess();  // SIGKILL if still running
+    DaemonProcess(const DaemonProcess&) = delete;
+    DaemonProcess& operator=(const DaemonProcess&) = delete;
+
+    // Waits for "listening on [...]:PORT" in the log and returns PORT.
+    std::optional<int> wait_for_port(std::chrono::milliseconds timeout = std::chrono::seconds(10));
+    void signal(int sig) const;
+    // Waits for exit; returns the exit status (or 128+signal), nullopt on timeout.
+    std::optional<int> wait(std::chrono::milliseconds timeout = std::chrono::seconds(10));
+    [[nodiscard]] bool running();
+    [[nodiscard]] pid_t pid() const { return pid_; }
+    [[nodiscard]] std::string log() const;
+    [[nodiscard]] int open_fds() const;       // entries in /proc/PID/fd
+    [[nodiscard]] long rss_kib() const;       // VmRSS from /proc/PID/status
+
+private:
+    pid_t pid_ = -1;
+    std::optional<int> status_;
+    std::filesystem::path log_;
+};
+
+// The binary under test (APCGATE_BINARY from CMake).
+std::string apcgate_binary();
+// Runs `apcgate args...` to completion, capturing stdout+stderr; returns (exit code, output).
+std::pair<int, std::string> run_apcgate(const std::vector<std::string>& args,
+                                        std::chrono::seconds timeout = std::chrono::seconds(60));
+// A fresh empty directory under the test temp dir.
+std::filesystem::path temp_dir(const std::string& name);
+
+}  // namespace apcgate::e2e

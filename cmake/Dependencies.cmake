@@ -22,6 +22,9 @@ add_library(apcgate_pfm INTERFACE)
 target_include_directories(apcgate_pfm SYSTEM INTERFACE ${PFM_INCLUDE_DIR})
 target_link_libraries(apcgate_pfm INTERFACE ${PFM_LIBRARY})
 
+pkg_check_modules(LIBELF REQUIRED IMPORTED_TARGET libelf)            # libelf-dev: XRay symbols
+pkg_check_modules(BABELTRACE2 REQUIRED IMPORTED_TARGET babeltrace2)  # libbabeltrace2-dev: CTF
+
 if(APCGATE_TESTS)
   find_package(GTest REQUIRED)  # libgtest-dev, libgmock-dev
 endif()

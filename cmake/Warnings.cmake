@@ -1,6 +1,6 @@
 add_library(apcgate_warnings INTERFACE)
 target_compile_options(apcgate_warnings INTERFACE -Wall -Wextra -Wpedantic -Wshadow
-                       -Wnon-virtual-dtor -Wold-style-cast -Wcast-align -Wnull-dereference
+                       -Wnon-virtual-dtor -Wold-style-cast -Wcast-align
                        -Wimplicit-fallthrough)
 
 # apcgate_library(NAME DIR DEPS...): one static library per layer, sources globbed from DIR.

@@ -55,6 +55,11 @@ void CaptureEngine::poll_due(model::Nanos now) {
         if (!running_[i].finished && running_[i].next_due <= now) poll_one(i, now);
 }
 
+void CaptureEngine::poll_all(model::Nanos now) {
+    for (std::size_t i = 0; i < running_.size(); ++i)
+        if (!running_[i].finished) poll_one(i, now);
+}
+
 void CaptureEngine::flush(model::Nanos now) {
     (void)now;
     merger_.release([this](model::Event& e) { encoder_.add(e); });

@@ -42,6 +42,8 @@ public:
     Status start();
     // Polls the sources whose period has come.
     void poll_due(model::Nanos now);
+    // Polls every unfinished source once, whatever its period (batch conversion).
+    void poll_all(model::Nanos now);
     // Encodes what every source has vouched for up to `now` and sends the open frames.
     void flush(model::Nanos now);
     // Stops the sources, encodes everything left, sends it and tells the sink the capture ended.

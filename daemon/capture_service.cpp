@@ -96,9 +96,9 @@ Result<std::shared_ptr<LiveCapture>> CaptureService::start_capture(
     plan.counters = std::move(counters);
     for (auto& s : collectors_.sources) plan.sources.push_back(s.get());
     plan.cores = collectors_.cores;
-    plan.zero_monotonic_ns = monotonic_ns();
+    const std::int64_t zero = monotonic_ns();  // the live driver's clock
+    plan.zero_monotonic_ns = collectors_.timeline_origin.value_or(zero);
     plan.summary = summary_now(plan.zero_monotonic_ns);
-    const std::int64_t zero = plan.zero_monotonic_ns;
     auto engine = std::make_unique<CaptureEngine>(std::move(plan), sink);
     auto capture = std::make_shared<LiveCapture>(std::move(executor), std::move(engine), zero,
                                                  std::move(ended));

@@ -23,6 +23,8 @@ struct CollectorSet {
     model::CounterCatalog catalog;
     model::TargetInfo target;
     std::vector<model::CoreName> cores;
+    // Set for trace inputs: the timeline's zero in their clock domain (else live: "now").
+    std::optional<model::Nanos> timeline_origin;
 
     // Calls declare()/describe() on every source; the catalog is fixed from then on.
     void declare_all();

@@ -23,6 +23,8 @@ struct ServeOptions {
     CommonOptions common;
     ServerOptions server;
     std::filesystem::path state_dir;  // empty: default_state_dir()
+    std::vector<std::string> sources;  // --source fmt:PATH: stream these instead of live data
+    std::filesystem::path binary;      // --binary for XRay sources
 };
 
 struct RecordOptions {
@@ -42,11 +44,26 @@ struct InspectOptions {
     bool dump = false;
 };
 
+struct ConvertOptions {
+    std::vector<std::string> inputs;  // PATH or fmt:PATH
+    std::filesystem::path output;
+    std::string format;               // --format: forces every input
+    std::filesystem::path binary;     // --binary: XRay symbols
+    bool json = false;
+    bool force = false;
+    std::string log_level = "warn";
+};
+
 // The collectors of this target (currently /proc and /sys), declared and described.
 CollectorSet make_collectors(const CommonOptions& options);
+// The collectors of `serve --source`: the given trace inputs instead of live data.
+Result<CollectorSet> make_ingest_collectors(const std::vector<std::string>& sources,
+                                            const std::string& format,
+                                            const std::filesystem::path& binary);
 
 int run_serve(const ServeOptions& options);
 int run_record(const RecordOptions& options);
+int run_convert(const ConvertOptions& options, std::ostream& out, std::ostream& err);
 int run_inspect(const InspectOptions& options, std::ostream& out, std::ostream& err);
 
 }  // namespace apcgate::daemon

@@ -37,7 +37,17 @@ void wait_for_drain(asio::io_context& io, Server& server, asio::signal_set& sign
 }  // namespace
 
 int run_serve(const ServeOptions& options) {
-    CollectorSet collectors = make_collectors(options.common);
+    CollectorSet collectors;
+    if (options.sources.empty()) {
+        collectors = make_collectors(options.common);
+    } else {
+        auto ingest = make_ingest_collectors(options.sources, "", options.binary);
+        if (!ingest) {
+            spdlog::error("{}", ingest.error().to_string());
+            return kExitInvalidInput;
+        }
+        collectors = std::move(ingest).value();
+    }
     const auto state_dir = options.state_dir.empty() ? default_state_dir() : options.state_dir;
     CaptureService service(collectors, ConfigStore(state_dir));
 

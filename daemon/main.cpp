@@ -49,6 +49,11 @@ int main(int argc, char** argv) {
     serve_cmd->add_option("--state-dir", serve.state_dir,
                           "Where the delivered configuration persists (default: $STATE_DIRECTORY, "
                           "/var/lib/apcgate as root, else ~/.local/state/apcgate)");
+    serve_cmd->add_option("--source", serve.sources,
+                          "Stream this trace (FMT:PATH or PATH; repeatable) as the capture instead "
+                          "of live data; it is read afresh at each capture start");
+    serve_cmd->add_option("--binary", serve.binary, "XRay: the instrumented executable")
+        ->check(CLI::ExistingFile);
     serve_cmd->add_option("--max-connections", serve.server.max_connections,
                           "Connections served at once")
         ->capture_default_str();
@@ -80,12 +85,24 @@ int main(int argc, char** argv) {
     inspect_cmd->add_flag("--json", inspect.json, "Print the summary as JSON");
     inspect_cmd->add_flag("--dump", inspect.dump, "Print one line per message");
 
-    std::vector<std::string> convert_inputs;
-    std::string convert_output;
+    ConvertOptions convert;
     auto* convert_cmd = app.add_subcommand(
-        "convert", "Convert trace files (Barman, XRay, FXT, CTF) into one capture");
-    convert_cmd->add_option("inputs", convert_inputs, "Input traces")->required();
-    convert_cmd->add_option("-o,--output", convert_output, "Capture directory to create")->required();
+        "convert",
+        "Convert trace files (Barman buffers, LLVM XRay logs, Fuchsia FXT archives, CTF traces) "
+        "into one capture on one timeline");
+    convert_cmd->add_option("inputs", convert.inputs,
+                            "Input traces: PATH (format detected from its magic bytes) or FMT:PATH")
+        ->required();
+    convert_cmd->add_option("-o,--output", convert.output, "Capture directory to create")->required();
+    convert_cmd->add_option("--format", convert.format, "Force the format of every input")
+        ->check(CLI::IsMember({"barman", "xray", "fxt", "ctf"}));
+    convert_cmd->add_option("--binary", convert.binary,
+                            "XRay: the instrumented executable (symbols for function names)")
+        ->check(CLI::ExistingFile);
+    convert_cmd->add_flag("--json", convert.json,
+                          "Print what was read, mapped and skipped per record kind as JSON");
+    convert_cmd->add_flag("-f,--force", convert.force, "Overwrite the capture files of an existing directory");
+    convert_cmd->add_option("--log-level", convert.log_level, "trace..off")->capture_default_str();
 
     try {
         app.parse(argc, argv);
@@ -101,8 +118,8 @@ int main(int argc, char** argv) {
     }
     if (*inspect_cmd) return run_inspect(inspect, std::cout, std::cerr);
     if (*convert_cmd) {
-        std::cerr << "apcgate convert: no trace format is supported yet in this build\n";
-        return kExitInvalidInput;
+        setup_logging(convert.log_level);
+        return run_convert(convert, std::cout, std::cerr);
     }
     setup_logging(serve.common.log_level);
     return run_serve(serve);

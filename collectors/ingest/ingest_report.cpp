@@ -1,0 +1,25 @@
+#include "collectors/ingest/ingest_report.hpp"
+
+namespace apcgate::collectors::ingest {
+
+RecordStats& IngestReport::stats(std::string_view kind) {
+    auto it = kinds_.find(kind);
+    if (it == kinds_.end()) it = kinds_.emplace(std::string(kind), RecordStats{}).first;
+    return it->second;
+}
+
+void IngestReport::bad_record(Error e) {
+    if (!e.record.empty()) ++stats(e.record).bad;
+    ++problem_count_;
+    if (e.input.empty()) e.input = input_;
+    if (problems_.size() < kMaxKeptProblems) problems_.push_back(std::move(e));
+}
+
+void IngestReport::stopped(Error e) {
+    if (e.input.empty()) e.input = input_;
+    if (!stop_) stop_ = e;
+    ++problem_count_;
+    if (problems_.size() < kMaxKeptProblems) problems_.push_back(std::move(e));
+}
+
+}  // namespace apcgate::collectors::ingest

@@ -1,0 +1,63 @@
+// What an ingester read, mapped and skipped, per record kind, and the problems it met. Record
+// kinds are each ingester's own names (declared once in its reader); problems keep their input
+// offset and kind. Data decoded before a problem is always kept: a problem ends or skips, it
+// never discards.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "protocol/wire/result.hpp"
+
+namespace apcgate::collectors::ingest {
+
+struct RecordStats {
+    std::uint64_t read = 0;     // records of this kind decoded
+    std::uint64_t mapped = 0;   // turned into model events
+    std::uint64_t skipped = 0;  // decoded but not mapped (unsupported, orphaned, filtered)
+    std::uint64_t bad = 0;      // malformed: reported and skipped
+};
+
+class IngestReport {
+public:
+    static constexpr std::size_t kMaxKeptProblems = 100;
+
+    IngestReport(std::string format, std::string input)
+        : format_(std::move(format)), input_(std::move(input)) {}
+
+    void read(std::string_view kind, std::uint64_t n = 1) { stats(kind).read += n; }
+    void mapped(std::string_view kind, std::uint64_t n = 1) { stats(kind).mapped += n; }
+    void skipped(std::string_view kind, std::uint64_t n = 1) { stats(kind).skipped += n; }
+    // A malformed record that was skipped; reading went on.
+    void bad_record(Error e);
+    // The problem that ended reading early (truncation, corruption with no way to resync).
+    void stopped(Error e);
+
+    [[nodiscard]] const std::string& format() const { return format_; }
+    [[nodiscard]] const std::string& input() const { return input_; }
+    [[nodiscard]] const std::map<std::string, RecordStats, std::less<>>& kinds() const { return kinds_; }
+    [[nodiscard]] const std::vector<Error>& problems() const { return problems_; }
+    [[nodiscard]] std::uint64_t problem_count() const { return problem_count_; }
+    [[nodiscard]] const std::optional<Error>& stop_reason() const { return stop_; }
+    // True when the whole input was read (problems may still have been skipped).
+    [[nodiscard]] bool complete() const { return !stop_.has_value(); }
+
+    std::uint64_t bytes_total = 0;  // input size, for progress and throughput
+    std::uint64_t bytes_done = 0;   // consumed so far
+
+private:
+    RecordStats& stats(std::string_view kind);
+
+    std::string format_;
+    std::string input_;
+    std::map<std::string, RecordStats, std::less<>> kinds_;
+    std::vector<Error> problems_;  // the first kMaxKeptProblems
+    std::uint64_t problem_count_ = 0;
+    std::optional<Error> stop_;
+};
+
+}  // namespace apcgate::collectors::ingest

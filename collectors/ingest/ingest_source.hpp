@@ -1,0 +1,51 @@
+// A Source that reads a trace file (or directory) instead of the live system: the Barman, XRay,
+// FXT and CTF ingesters. The convert command and `serve --source` drive them through the same
+// capture engine as live collectors.
+//
+// Lifecycle: the factory opens the input and reads what it must to declare counters and to find
+// the input's time origin (header, or a first pass); declare()/describe() follow; start()
+// (re)reads the input from the beginning — `serve --source` starts one per capture, so a file a
+// debugger rewrote between captures is read afresh; poll() hands out events in timestamp order
+// a bounded chunk at a time (memory stays bounded for large inputs) and says finished at the end.
+//
+// Timestamps: an ingester converts its clock to nanoseconds in its own absolute domain, and
+// subtracts CaptureContext::zero_monotonic_ns, which the driver sets to the earliest
+// time_origin() of all inputs, so several inputs of one run share one timeline.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <functional>
+#include <memory>
+#include <span>
+#include <string>
+
+#include "collectors/ingest/ingest_report.hpp"
+#include "collectors/source.hpp"
+
+namespace apcgate::collectors::ingest {
+
+struct IngestOptions {
+    std::filesystem::path input;
+    std::filesystem::path binary;  // XRay: the instrumented executable, for symbols
+};
+
+class IngestSource : public Source {
+public:
+    // Earliest timestamp of the input in the ingester's absolute ns domain (0 when unknown).
+    [[nodiscard]] virtual model::Nanos time_origin() const = 0;
+    [[nodiscard]] virtual const IngestReport& report() const = 0;
+    // Ingest sources have no period of their own: the driver polls them as fast as it encodes.
+    [[nodiscard]] model::Nanos poll_period() const override { return 0; }
+};
+
+// One entry per supported format, in daemon/ingest_registry.cpp.
+struct IngestFormat {
+    std::string name;         // "barman", "xray", "fxt", "ctf": used by --format and fmt:PATH
+    std::string description;
+    // True when the first bytes of a file (or, for directories, the path) are this format.
+    std::function<bool(const std::filesystem::path& path, std::span<const std::uint8_t> head)> sniff;
+    std::function<Result<std::unique_ptr<IngestSource>>(const IngestOptions&)> open;
+};
+
+}  // namespace apcgate::collectors::ingest

@@ -1,0 +1,138 @@
+// `apcgate convert IN... -o out.apc`: trace files into one capture. Every input's format is
+// detected (or forced), all inputs are merged onto one timeline by the capture engine, and the
+// capture is written as an .apc directory. Inputs that end in a problem keep everything decoded
+// before it: the capture is still written, and the exit code says the input was damaged.
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
+#include <chrono>
+#include <ctime>
+#include <ostream>
+
+#include "daemon/apc_directory.hpp"
+#include "daemon/cli.hpp"
+#include "daemon/convert_report.hpp"
+#include "daemon/exit_codes.hpp"
+#include "daemon/ingest_registry.hpp"
+#include "daemon/progress_bar.hpp"
+#include "xml/documents.hpp"
+
+namespace apcgate::daemon {
+
+namespace {
+
+namespace ingest = collectors::ingest;
+
+// Every counter the inputs declared: a conversion keeps all the data it read.
+model::Configuration everything(const model::CounterCatalog& catalog) {
+    model::Configuration cfg;
+    for (const auto& c : catalog.counters()) cfg.counters.push_back({c.counter, c.event, {}, {}});
+    return cfg;
+}
+
+}  // namespace
+
+int run_convert(const ConvertOptions& o, std::ostream& out, std::ostream& err) {
+    const auto started = std::chrono::steady_clock::now();
+    std::vector<InputSpec> specs;
+    for (const auto& in : o.inputs) {
+        auto spec = resolve_input(in, o.format);
+        if (!spec) {
+            err << "apcgate convert: " << spec.error().to_string() << "\n";
+            return kExitInvalidInput;
+        }
+        specs.push_back(*spec);
+    }
+    auto opened = open_inputs(specs, o.binary);
+    if (!opened) {
+        err << "apcgate convert: " << opened.error().to_string() << "\n";
+        return kExitInvalidInput;
+    }
+
+    CollectorSet set;
+    std::vector<ingest::IngestSource*> inputs;
+    model::Nanos origin = collectors::kNever;
+    std::uint64_t total_bytes = 0;
+    for (auto& src : *opened) {
+        origin = std::min(origin, src->time_origin());
+        total_bytes += src->report().bytes_total;
+        inputs.push_back(src.get());
+        set.sources.push_back(std::move(src));
+    }
+    set.declare_all();
+    if (set.target.name.empty()) set.target.name = "converted";
+
+    auto dir = ApcDirectory::create(o.output, o.force);
+    if (!dir) {
+        err << "apcgate convert: " << dir.error().to_string() << "\n";
+        return dir.error().message.rfind("already exists", 0) == 0 ? kExitOutputExists : kExitFailure;
+    }
+    ApcDirectory& sink = **dir;
+    model::CaptureSettings settings;
+    settings.session_xml = xml::write_session(settings);
+    CapturePlan plan;
+    plan.settings = settings;
+    plan.counters = model::CaptureCounters::assign(set.catalog, everything(set.catalog));
+    for (auto& s : set.sources) plan.sources.push_back(s.get());
+    plan.zero_monotonic_ns = origin == collectors::kNever ? 0 : origin;
+    plan.summary.monotonic_delta_ns = plan.zero_monotonic_ns;
+    plan.summary.attributes.emplace_back("agent", "apcgate " APCGATE_VERSION " convert");
+
+    model::CaptureInfo info;
+    info.target = set.target;
+    info.local_capture = true;
+    info.created = static_cast<std::int64_t>(std::time(nullptr));
+    for (const auto& [name, text] :
+         {std::pair<const char*, std::string>{"captured.xml", xml::write_captured(info, plan.counters)},
+          {"session.xml", settings.session_xml},
+          {"events.xml", xml::write_events(set.catalog)}}) {
+        if (Status st = sink.write_document(name, text); !st) {
+            err << "apcgate convert: " << st.error().to_string() << "\n";
+            return kExitFailure;
+        }
+    }
+
+    CaptureEngine engine(std::move(plan), sink);
+    if (Status st = engine.start(); !st) {
+        err << "apcgate convert: " << st.error().to_string() << "\n";
+        return kExitInvalidInput;
+    }
+    ProgressBar bar("converting", total_bytes);
+    while (!engine.sources_finished()) {
+        engine.poll_all(0);
+        engine.flush(0);
+        std::uint64_t done = 0;
+        for (const auto* in : inputs) done += in->report().bytes_done;
+        bar.update(done);
+        if (!sink.status()) break;
+    }
+    engine.finish(0);
+    bar.finish();
+    if (!sink.status()) {
+        err << "apcgate convert: " << sink.status().error().to_string() << "\n";
+        return kExitFailure;
+    }
+
+    const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
+    const auto totals = engine.totals();
+    bool complete = true;
+    for (const auto* in : inputs) complete = complete && in->report().complete();
+    if (o.json) {
+        nlohmann::json j;
+        j["output"] = o.output.string();
+        j["complete"] = complete;
+        j["inputs"] = nlohmann::json::array();
+        for (const auto* in : inputs) j["inputs"].push_back(report_json(in->report()));
+        j["capture"] = {{"events", totals.events}, {"frames", totals.frames}, {"bytes", totals.bytes}};
+        j["seconds"] = secs;
+        j["input_mb_per_s"] = secs > 0 ? static_cast<double>(total_bytes) / 1e6 / secs : 0.0;
+        out << j.dump(2) << "\n";
+    } else {
+        for (const auto* in : inputs) err << report_text(in->report());
+        err << "wrote " << o.output.string() << ": " << totals.events << " events, " << totals.frames
+            << " frames, " << totals.bytes << " bytes in " << secs << " s\n";
+    }
+    return complete ? kExitOk : kExitInvalidInput;
+}
+
+}  // namespace apcgate::daemon

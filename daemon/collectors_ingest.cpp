@@ -1,0 +1,32 @@
+// The collector set of `serve --source fmt:PATH`: trace inputs streamed as a capture.
+#include <algorithm>
+
+#include "daemon/cli.hpp"
+#include "daemon/ingest_registry.hpp"
+
+namespace apcgate::daemon {
+
+Result<CollectorSet> make_ingest_collectors(const std::vector<std::string>& sources,
+                                            const std::string& format,
+                                            const std::filesystem::path& binary) {
+    std::vector<InputSpec> specs;
+    for (const auto& s : sources) {
+        auto spec = resolve_input(s, format);
+        if (!spec) return std::move(spec).take_error();
+        specs.push_back(*spec);
+    }
+    auto opened = open_inputs(specs, binary);
+    if (!opened) return std::move(opened).take_error();
+    CollectorSet set;
+    model::Nanos origin = collectors::kNever;
+    for (auto& src : *opened) {
+        origin = std::min(origin, src->time_origin());
+        set.sources.push_back(std::move(src));
+    }
+    set.timeline_origin = origin == collectors::kNever ? 0 : origin;
+    set.declare_all();
+    if (set.target.name.empty()) set.target.name = "trace";
+    return set;
+}
+
+}  // namespace apcgate::daemon

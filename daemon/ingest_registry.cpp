@@ -1,0 +1,101 @@
+#include "daemon/ingest_registry.hpp"
+
+#include <fcntl.h>
+#include <unistd.h>
+
+#include <cstdio>
+
+#include "collectors/barman/barman_ingest.hpp"
+#include "collectors/ctf/ctf_ingest.hpp"
+#include "collectors/fxt/fxt_ingest.hpp"
+#include "collectors/xray/xray_ingest.hpp"
+#include "daemon/unique_fd.hpp"
+
+namespace apcgate::daemon {
+
+namespace ingest = collectors::ingest;
+
+const std::vector<ingest::IngestFormat>& ingest_formats() {
+    static const std::vector<ingest::IngestFormat> formats{
+        {"barman", "Arm Barman data store (bare-metal capture buffer dump)",
+         collectors::barman::sniff, collectors::barman::open},
+        {"xray", "LLVM XRay log (FDR or basic mode)", collectors::xray::sniff,
+         collectors::xray::open},
+        {"fxt", "Fuchsia trace format archive", collectors::fxt::sniff, collectors::fxt::open},
+        {"ctf", "CTF trace directory (LTTng, barectf), read with libbabeltrace2",
+         collectors::ctf::sniff, collectors::ctf::open},
+    };
+    return formats;
+}
+
+const ingest::IngestFormat* find_format(std::string_view name) {
+    for (const auto& f : ingest_formats())
+        if (f.name == name) return &f;
+    return nullptr;
+}
+
+namespace {
+
+std::vector<std::uint8_t> head_of(const std::filesystem::path& path) {
+    std::vector<std::uint8_t> head(64);
+    UniqueFd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
+    if (!fd.valid()) return {};
+    const ssize_t n = ::read(fd.get(), head.data(), head.size());
+    head.resize(n > 0 ? static_cast<std::size_t>(n) : 0);
+    return head;
+}
+
+std::string hex(std::span<const std::uint8_t> bytes) {
+    std::string out;
+    char b[4];
+    for (std::size_t i = 0; i < bytes.size() && i < 16; ++i) {
+        std::snprintf(b, sizeof b, "%02x ", bytes[i]);
+        out += b;
+    }
+    if (!out.empty()) out.pop_back();
+    return out;
+}
+
+}  // namespace
+
+Result<InputSpec> resolve_input(const std::string& arg, const std::string& forced) {
+    InputSpec spec;
+    spec.path = arg;
+    std::string name = forced;
+    if (const auto colon = arg.find(':'); colon != std::string::npos && find_format(arg.substr(0, colon))) {
+        name = arg.substr(0, colon);
+        spec.path = arg.substr(colon + 1);
+    }
+    std::error_code ec;
+    const bool is_dir = std::filesystem::is_directory(spec.path, ec);
+    if (!is_dir && !std::filesystem::is_regular_file(spec.path, ec))
+        return Error::at("no such file or directory").in_input(spec.path.string());
+    if (!name.empty()) {
+        spec.format = find_format(name);
+        if (spec.format == nullptr) return Error::at("unknown format '" + name + "'").in_input(spec.path.string());
+        return spec;
+    }
+    const auto head = is_dir ? std::vector<std::uint8_t>{} : head_of(spec.path);
+    for (const auto& f : ingest_formats()) {
+        if (f.sniff(spec.path, head)) {
+            spec.format = &f;
+            return spec;
+        }
+    }
+    return Error::at(is_dir ? std::string("directory is not a trace of a known format")
+                            : "unknown format (first bytes: " + hex(head) + "); use --format")
+        .in_input(spec.path.string());
+}
+
+Result<std::vector<std::unique_ptr<ingest::IngestSource>>> open_inputs(
+    const std::vector<InputSpec>& inputs, const std::filesystem::path& binary) {
+    std::vector<std::unique_ptr<ingest::IngestSource>> out;
+    for (const auto& in : inputs) {
+        auto src = in.format->open({in.path, binary});
+        if (!src) return std::move(src).take_error().while_("opening it as " + in.format->name);
+        out.push_back(std::move(src).value());
+    }
+    return out;
+}
+
+}  // namespace apcgate::daemon

@@ -1,0 +1,30 @@
+// The trace formats `convert` and `serve --source` read, and how an input's format is found:
+// an explicit "fmt:PATH" or --format wins, else the magic bytes (directories: the layout).
+#pragma once
+
+#include <filesystem>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "collectors/ingest/ingest_source.hpp"
+
+namespace apcgate::daemon {
+
+const std::vector<collectors::ingest::IngestFormat>& ingest_formats();
+const collectors::ingest::IngestFormat* find_format(std::string_view name);
+
+struct InputSpec {
+    const collectors::ingest::IngestFormat* format = nullptr;
+    std::filesystem::path path;
+};
+
+// Resolves "PATH" or "fmt:PATH" (forced = --format, may be empty). Errors say what the first
+// bytes were when no format matches.
+Result<InputSpec> resolve_input(const std::string& arg, const std::string& forced);
+
+// Opens every input; the first failure is returned.
+Result<std::vector<std::unique_ptr<collectors::ingest::IngestSource>>> open_inputs(
+    const std::vector<InputSpec>& inputs, const std::filesystem::path& binary);
+
+}  // namespace apcgate::daemon

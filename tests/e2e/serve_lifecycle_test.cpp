@@ -89,7 +89,13 @@ TEST_F(ServeTest, TwoHundredAbruptDisconnectsLeakNothing) {
     }
     EXPECT_LE(fds_after, fds_before);
     const long rss_after = daemon_->rss_kib();
+#if defined(__SANITIZE_ADDRESS__)
+    // ASan's quarantine holds freed memory back on purpose: RSS says nothing about leaks there
+    // (LeakSanitizer checks those when the daemon exits).
+    (void)rss_after;
+#else
     EXPECT_LT(rss_after - rss_before, 4096) << "RSS grew from " << rss_before << " KiB to " << rss_after;
+#endif
     RecordProperty("rss_before_kib", std::to_string(rss_before));
     RecordProperty("rss_after_kib", std::to_string(rss_after));
 }

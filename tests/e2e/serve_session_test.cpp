@@ -109,7 +109,7 @@ TEST_F(ServeTest, CaptureWithoutSessionUsesDefaultsAndLiveRate) {
     ASSERT_TRUE(c.send_command(kApcStart));
     StreamResult first = read_stream(c, std::chrono::milliseconds(350));
     // Live data arrives before the stop: flushed every live_rate (100 ms by default).
-    EXPECT_GE(first.frames.size(), 3U);
+    EXPECT_GE(first.frames.size(), 2U);
     ASSERT_TRUE(c.send_command(kApcStop));
     StreamResult rest = read_stream(c, std::chrono::seconds(5));
     EXPECT_TRUE(rest.end_of_sequence);

@@ -24,7 +24,8 @@ inline constexpr model::Nanos kNever = std::numeric_limits<model::Nanos>::max();
 struct CaptureContext {
     const model::CaptureSettings& settings;
     const model::CaptureCounters& counters;
-    // CLOCK_MONOTONIC (ns) at the capture's zero: a live source subtracts it from its clock.
+    // The timeline clock's reading (CLOCK_MONOTONIC_RAW ns, model/timeline_clock.hpp) at the
+    // capture's zero: a live source subtracts it from its clock.
     std::int64_t zero_monotonic_ns = 0;
 };
 

@@ -5,6 +5,8 @@
 
 #include <cstdint>
 
+#include "protocol/model/timeline_clock.hpp"
+
 namespace apcgate::daemon {
 
 inline std::int64_t clock_ns(clockid_t id) {
@@ -13,6 +15,7 @@ inline std::int64_t clock_ns(clockid_t id) {
     return static_cast<std::int64_t>(ts.tv_sec) * 1'000'000'000 + ts.tv_nsec;
 }
 
-inline std::int64_t monotonic_ns() { return clock_ns(CLOCK_MONOTONIC); }
+// The timeline clock (CLOCK_MONOTONIC_RAW, see timeline_clock.hpp).
+inline std::int64_t monotonic_ns() { return model::timeline_clock_ns(); }
 
 }  // namespace apcgate::daemon

@@ -35,9 +35,9 @@ Status LiveCapture::start() {
 void LiveCapture::arm() {
     model::Nanos next = std::min(next_flush_, engine_->next_poll());
     if (deadline_ > 0) next = std::min(next, deadline_);
-    // steady_clock is CLOCK_MONOTONIC on Linux, the clock the timeline is based on.
-    const auto when = std::chrono::steady_clock::time_point(std::chrono::nanoseconds(zero_ + next));
-    timer_.expires_at(when);
+    // The timeline runs on CLOCK_MONOTONIC_RAW and the timer on steady_clock (CLOCK_MONOTONIC):
+    // wait for the remaining interval rather than an absolute time on the other clock.
+    timer_.expires_after(std::chrono::nanoseconds(std::max<model::Nanos>(next - now(), 0)));
     timer_.async_wait([weak = weak_from_this()](const std::error_code& ec) {
         if (ec) return;  // cancelled by stop()
         if (auto self = weak.lock()) self->on_timer();

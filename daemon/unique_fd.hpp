@@ -1,34 +1,8 @@
-// Owns one file descriptor; closes it exactly once.
+// The daemon's name for the one RAII fd type (protocol/wire/unique_fd.hpp).
 #pragma once
 
-#include <unistd.h>
-
-#include <utility>
+#include "protocol/wire/unique_fd.hpp"
 
 namespace apcgate::daemon {
-
-class UniqueFd {
-public:
-    UniqueFd() = default;
-    explicit UniqueFd(int fd) : fd_(fd) {}
-    UniqueFd(UniqueFd&& o) noexcept : fd_(std::exchange(o.fd_, -1)) {}
-    UniqueFd& operator=(UniqueFd&& o) noexcept {
-        if (this != &o) reset(std::exchange(o.fd_, -1));
-        return *this;
-    }
-    UniqueFd(const UniqueFd&) = delete;
-    UniqueFd& operator=(const UniqueFd&) = delete;
-    ~UniqueFd() { reset(); }
-
-    void reset(int fd = -1) {
-        if (fd_ >= 0) ::close(fd_);
-        fd_ = fd;
-    }
-    [[nodiscard]] int get() const { return fd_; }
-    [[nodiscard]] bool valid() const { return fd_ >= 0; }
-
-private:
-    int fd_ = -1;
-};
-
+using wire::UniqueFd;
 }  // namespace apcgate::daemon

@@ -7,11 +7,6 @@
 
 namespace apcgate::collectors::procfs {
 
-void UniqueFd::reset(int fd) {
-    if (fd_ >= 0) ::close(fd_);
-    fd_ = fd;
-}
-
 UniqueFd open_read_only(const std::filesystem::path& path) {
     int fd = -1;
     do {

@@ -11,34 +11,11 @@
 #include <string_view>
 #include <vector>
 
+#include "protocol/wire/unique_fd.hpp"
+
 namespace apcgate::collectors::procfs {
 
-// Owns one file descriptor; closes it on destruction. Move-only.
-class UniqueFd {
-public:
-    UniqueFd() = default;
-    explicit UniqueFd(int fd) : fd_(fd) {}
-    ~UniqueFd() { reset(); }
-    UniqueFd(UniqueFd&& other) noexcept : fd_(other.release()) {}
-    UniqueFd& operator=(UniqueFd&& other) noexcept {
-        if (this != &other) reset(other.release());
-        return *this;
-    }
-    UniqueFd(const UniqueFd&) = delete;
-    UniqueFd& operator=(const UniqueFd&) = delete;
-
-    [[nodiscard]] int get() const { return fd_; }
-    [[nodiscard]] bool valid() const { return fd_ >= 0; }
-    int release() {
-        const int fd = fd_;
-        fd_ = -1;
-        return fd;
-    }
-    void reset(int fd = -1);
-
-private:
-    int fd_ = -1;
-};
+using wire::UniqueFd;
 
 // Opens `path` read-only (O_CLOEXEC); an invalid UniqueFd when it cannot be opened.
 UniqueFd open_read_only(const std::filesystem::path& path);

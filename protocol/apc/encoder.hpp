@@ -54,7 +54,7 @@ public:
 struct SummaryInfo {
     std::int64_t wallclock_ns = 0;        // realtime at the capture's zero (0: no system time)
     std::int64_t uptime_ns = 0;           // CLOCK_BOOTTIME at the capture's zero
-    std::int64_t monotonic_delta_ns = 0;  // CLOCK_MONOTONIC at the capture's zero
+    std::int64_t monotonic_delta_ns = 0;  // CLOCK_MONOTONIC_RAW at the zero
     std::vector<std::pair<std::string, std::string>> attributes;  // non-empty keys
 };
 

@@ -17,6 +17,14 @@ struct CommonOptions {
     std::string log_level = "info";
     std::filesystem::path proc_root = "/proc";  // injectable OS roots (tests use fake trees)
     std::filesystem::path sys_root = "/sys";
+    // Application annotations (collectors/annotate): --no-annotate, --annotate-fifo PATH
+    // (empty: the default path, "none": no text form), --annotate-socket-name NAME (abstract
+    // data socket; the parent is NAME-parent), --annotate-tcp-port PORT (parent; data PORT+1;
+    // 0: no TCP).
+    bool annotate = true;
+    std::string annotate_fifo;
+    std::string annotate_socket_name = "streamline-annotate";
+    std::uint16_t annotate_tcp_port = 8082;
 };
 
 struct ServeOptions {

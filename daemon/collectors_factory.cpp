@@ -3,6 +3,7 @@
 #include <spdlog/spdlog.h>
 #include <unistd.h>
 
+#include "collectors/annotate/annotate_source.hpp"
 #include "collectors/pmu/pmu_probe.hpp"
 #include "collectors/procfs/cpu_info.hpp"
 #include "collectors/procfs/procfs_source.hpp"
@@ -16,6 +17,18 @@ CollectorSet make_collectors(const CommonOptions& options) {
                                                                       options.sys_root);
     set.cores = procfs->core_names();
     set.sources.push_back(std::move(procfs));
+    if (options.annotate) {
+        namespace an = collectors::annotate;
+        auto log = [](an::LogLevel level, const std::string& line) {
+            if (level == an::LogLevel::Warn) spdlog::warn("{}", line);
+            else if (level == an::LogLevel::Info) spdlog::info("{}", line);
+            else spdlog::debug("{}", line);
+        };
+        set.sources.push_back(std::make_unique<an::AnnotateSource>(
+            an::make_config(options.annotate_socket_name, options.annotate_tcp_port,
+                            options.annotate_fifo),
+            log));
+    }
     set.declare_all();
     if (set.target.name.empty()) {
         char host[256] = {};

@@ -19,6 +19,20 @@ void add_common(CLI::App* app, CommonOptions& c) {
     app->add_option("--proc-root", c.proc_root, "Where /proc is (for tests and containers)")
         ->capture_default_str();
     app->add_option("--sys-root", c.sys_root, "Where /sys is")->capture_default_str();
+    app->add_flag_callback(
+        "--no-annotate", [&c] { c.annotate = false; },
+        "Do not collect application annotations (Arm's annotation library, the text form)");
+    app->add_option("--annotate-fifo", c.annotate_fifo,
+                    "FIFO for one-line text annotations (a Unix socket PATH.sock beside it); "
+                    "default /run/apcgate/annotate as root, else $XDG_RUNTIME_DIR/apcgate/"
+                    "annotate; 'none': no text form");
+    app->add_option("--annotate-socket-name", c.annotate_socket_name,
+                    "Abstract socket Arm's annotation library connects to (NAME-parent is its "
+                    "parent socket); change it only to run two daemons or tests")
+        ->capture_default_str();
+    app->add_option("--annotate-tcp-port", c.annotate_tcp_port,
+                    "Loopback TCP port of annotation parent connections (data: PORT+1); 0: none")
+        ->capture_default_str();
 }
 
 const std::map<std::string, apcgate::model::SampleRate> kRates{

@@ -1,0 +1,47 @@
+#include "collectors/annotate/annotate_source.hpp"
+
+#include <algorithm>
+
+namespace apcgate::collectors::annotate {
+
+AnnotateSource::AnnotateSource(AnnotateConfig config, LogFn log)
+    : config_(std::move(config)),
+      loop_(std::make_unique<IoLoop>(config_, handover_, std::move(log))) {
+    launched_ = loop_->launch();
+}
+
+Status AnnotateSource::start(const CaptureContext& ctx) {
+    if (!launched_) return launched_;
+    if (capturing_) {
+        // The previous capture was never stopped: close it out first (its listeners hold the
+        // names this one needs).
+        capturing_ = false;
+        (void)loop_->end_capture();
+    }
+    handover_.begin(ctx.zero_monotonic_ns);
+    last_ = 0;
+    // The engine polls this source at every flush, i.e. at the live rate.
+    const int live_ms = ctx.settings.live_rate_ms > 0 ? ctx.settings.live_rate_ms : 100;
+    const CaptureBudget budget = budget_for(config_, std::int64_t{live_ms} * 1'000'000);
+    if (Status st = loop_->begin_capture(budget); !st) return st;
+    capturing_ = true;
+    return {};
+}
+
+PollResult AnnotateSource::poll(model::Nanos now, std::vector<model::Event>& out) {
+    (void)now;
+    if (!capturing_) return {last_, false};
+    last_ = std::max(last_, handover_.take(out));
+    loop_->wake();  // connections paused while the hand-over was full may read again
+    return {last_, false};
+}
+
+void AnnotateSource::stop(model::Nanos now, std::vector<model::Event>& out) {
+    (void)now;
+    if (!capturing_) return;
+    capturing_ = false;
+    (void)loop_->end_capture();
+    handover_.take(out);
+}
+
+}  // namespace apcgate::collectors::annotate

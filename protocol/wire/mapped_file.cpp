@@ -1,0 +1,78 @@
+#include "protocol/wire/mapped_file.hpp"
+
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+
+#include <cerrno>
+#include <cstring>
+#include <string>
+#include <utility>
+
+#include "protocol/wire/unique_fd.hpp"
+
+namespace apcgate::wire {
+namespace {
+
+Error os_error(const std::string& what, const std::filesystem::path& path) {
+    return Error::at(what + ": " + std::strerror(errno)).in_input(path.string());
+}
+
+FileIdentity identity_of(const struct stat& st) {
+    FileIdentity id;
+    id.device = st.st_dev;
+    id.inode = st.st_ino;
+    id.size = st.st_size;
+    id.mtime_ns = static_cast<std::int64_t>(st.st_mtim.tv_sec) * 1'000'000'000 + st.st_mtim.tv_nsec;
+    return id;
+}
+
+}  // namespace
+
+Result<FileIdentity> MappedFile::identify(const std::filesystem::path& path) {
+    struct stat st {};
+    if (::stat(path.c_str(), &st) != 0) return os_error("cannot stat", path);
+    return identity_of(st);
+}
+
+Result<MappedFile> MappedFile::open(const std::filesystem::path& path) {
+    UniqueFd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
+    if (!fd.valid()) return os_error("cannot open", path);
+    struct stat st {};
+    if (::fstat(fd.get(), &st) != 0) return os_error("cannot stat", path);
+    if (!S_ISREG(st.st_mode)) return Error::at("not a regular file").in_input(path.string());
+    MappedFile m;
+    m.identity_ = identity_of(st);
+    const auto size = static_cast<std::size_t>(st.st_size);
+    if (size == 0) return m;
+    void* p = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fd.get(), 0);
+    if (p == MAP_FAILED) return os_error("cannot map", path);
+    ::madvise(p, size, MADV_SEQUENTIAL);
+    m.data_ = static_cast<const std::uint8_t*>(p);
+    m.size_ = size;
+    return m;
+}
+
+MappedFile::MappedFile(MappedFile&& o) noexcept
+    : data_(std::exchange(o.data_, nullptr)),
+      size_(std::exchange(o.size_, 0)),
+      identity_(o.identity_) {}
+
+MappedFile& MappedFile::operator=(MappedFile&& o) noexcept {
+    if (this != &o) {
+        unmap();
+        data_ = std::exchange(o.data_, nullptr);
+        size_ = std::exchange(o.size_, 0);
+        identity_ = o.identity_;
+    }
+    return *this;
+}
+
+void MappedFile::unmap() {
+    // munmap takes a non-const pointer; the mapping is ours and read-only.
+    if (data_ != nullptr) ::munmap(const_cast<std::uint8_t*>(data_), size_);  // NOLINT
+    data_ = nullptr;
+    size_ = 0;
+}
+
+}  // namespace apcgate::wire

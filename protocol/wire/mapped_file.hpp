@@ -1,0 +1,51 @@
+// A read-only memory mapping of a whole file (RAII), the one every layer uses: captures and
+// trace inputs are read in place, without copies and without holding them on the heap, and the
+// kernel pages them in as readers move through them. The mapping outlives the descriptor.
+#pragma once
+
+#include <sys/types.h>
+
+#include <cstdint>
+#include <filesystem>
+#include <span>
+
+#include "protocol/wire/result.hpp"
+
+namespace apcgate::wire {
+
+// What identifies one version of a file: a rewrite (e.g. between two captures) changes it.
+struct FileIdentity {
+    dev_t device = 0;
+    ino_t inode = 0;
+    off_t size = 0;
+    std::int64_t mtime_ns = 0;
+    bool operator==(const FileIdentity&) const = default;
+};
+
+class MappedFile {
+  public:
+    // Maps `path` (a regular file; an empty one maps to an empty span). Errors name the file.
+    static Result<MappedFile> open(const std::filesystem::path& path);
+    // The identity of the file now at `path`, without mapping it.
+    static Result<FileIdentity> identify(const std::filesystem::path& path);
+
+    MappedFile() = default;
+    MappedFile(MappedFile&& o) noexcept;
+    MappedFile& operator=(MappedFile&& o) noexcept;
+    MappedFile(const MappedFile&) = delete;
+    MappedFile& operator=(const MappedFile&) = delete;
+    ~MappedFile() { unmap(); }
+
+    [[nodiscard]] std::span<const std::uint8_t> bytes() const { return {data_, size_}; }
+    // The identity of the file as it was mapped.
+    [[nodiscard]] const FileIdentity& identity() const { return identity_; }
+
+  private:
+    void unmap();
+
+    const std::uint8_t* data_ = nullptr;
+    std::size_t size_ = 0;
+    FileIdentity identity_;
+};
+
+}  // namespace apcgate::wire

@@ -1,4 +1,5 @@
-// Entry points of the Arm Barman data store (bare-metal capture buffer) ingester, used by daemon/ingest_registry.cpp.
+// Entry points of the Arm Barman data store (bare-metal capture buffer) ingester, used by
+// daemon/ingest_registry.cpp.
 #pragma once
 
 #include <cstdint>

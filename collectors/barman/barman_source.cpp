@@ -1,0 +1,217 @@
+#include "collectors/barman/barman_source.hpp"
+
+#include <algorithm>
+
+#include "collectors/barman/cpu_types.hpp"
+#include "collectors/barman/record_kinds.hpp"
+
+namespace apcgate::collectors::barman {
+namespace {
+
+// The earliest record timestamp in ticks (a quick pass over the blocks: only record headers
+// are read), or nullopt when there is no record.
+std::optional<std::uint64_t> earliest_ticks(const BarmanSource::Loaded& in) {
+    BlockReader reader(in.file, in.geometry, in.header.preamble.abi);
+    std::optional<std::uint64_t> earliest;
+    Block b;
+    while (reader.next(b) == BlockReader::Step::Block) {
+        if (b.padding || b.data.size() < RecordLayout::kHeaderSize) continue;
+        wire::ByteReader r(b.data.subspan(8, 8), in.header.preamble.abi.endian);
+        const std::uint64_t ticks = r.u64("timestamp");
+        if (ticks != UINT64_MAX && (!earliest || ticks < *earliest)) earliest = ticks;
+    }
+    return earliest;
+}
+
+Error oversized_block(const Block& b) {
+    Error e =
+        Error::at("block of " + std::to_string(b.length) + " bytes is longer than any record (" +
+                  std::to_string(kMaxBlockBytes) + "): skipped");
+    e.offset = b.file_offset;
+    e.record = std::string(kind::kBlock);
+    e.field = "length";
+    return e;
+}
+
+std::string_view kind_of(const RecordRef& r) {
+    return std::visit(
+        [](const auto& v) {
+            if constexpr (std::is_pointer_v<std::decay_t<decltype(v)>>)
+                return kind::of_type(v->header.type);
+            else
+                return kind::of_type(v.header.type);
+        },
+        r);
+}
+
+}  // namespace
+
+// One capture's reading state. Built in place and never moved: the reader, parser and mapper
+// refer to the file, header and geometry it owns.
+struct BarmanSource::Capture {
+    Capture(Loaded loaded, const model::CaptureCounters& counters, model::Nanos zero)
+        : in(std::move(loaded)),
+          plan(plan_counters(in.header)),
+          parser(in.header),
+          mapper(in.header, plan, counters, zero, in.geometry.evicted),
+          reader(in.file, in.geometry, in.header.preamble.abi),
+          order(std::min<std::size_t>(in.header.cores.size(), 64) + 1) {}
+
+    Loaded in;
+    CounterPlan plan;
+    RecordParser parser;
+    RecordMapper mapper;
+    BlockReader reader;
+    EventOrder order;
+    bool done = false;
+};
+
+BarmanSource::BarmanSource(std::filesystem::path path, Header header, model::Nanos origin,
+                           std::uint64_t size)
+    : path_(std::move(path)),
+      header_(std::move(header)),
+      plan_(plan_counters(header_)),
+      origin_(origin),
+      report_("barman", path_.string()) {
+    report_.bytes_total = size;
+}
+
+BarmanSource::~BarmanSource() = default;
+
+Result<BarmanSource::Loaded> BarmanSource::load(const std::filesystem::path& path) {
+    auto file = DumpFile::open(path);
+    if (!file) return std::move(file).take_error();
+    std::vector<std::uint8_t> head(
+        static_cast<std::size_t>(std::min<std::uint64_t>(file->size(), HeaderPlan::kFixedSize)));
+    if (Status st = file->read_at(0, head); !st) return std::move(st).take_error();
+    auto preamble = read_preamble(head);
+    if (!preamble) return std::move(preamble).take_error().in_input(path.string());
+    // read_header() checks header_length against the file size and the constants.
+    head.resize(
+        static_cast<std::size_t>(std::min<std::uint64_t>(file->size(), preamble->header_length)));
+    if (Status st = file->read_at(0, head); !st) return std::move(st).take_error();
+    auto header = read_header(head, file->size());
+    if (!header) return std::move(header).take_error().in_input(path.string());
+    std::vector<Error> problems;
+    StoreGeometry geometry = plan_store(*header, file->size(), problems);
+    return Loaded{std::move(file).value(), std::move(header).value(), std::move(geometry),
+                  std::move(problems)};
+}
+
+Result<std::unique_ptr<BarmanSource>> BarmanSource::open(const ingest::IngestOptions& options) {
+    auto loaded = load(options.input);
+    if (!loaded) return std::move(loaded).take_error();
+    const auto earliest = earliest_ticks(*loaded);
+    // The input's ns domain is ns since timestamp_base; records before the base move it back,
+    // by at most 2^60 ns (36 years) so that the driver's arithmetic on origins cannot overflow
+    // (earlier records are put at that bound).
+    constexpr model::Nanos kFurthestBack = -(model::Nanos{1} << 60);
+    const model::Nanos origin =
+        earliest ? std::clamp<model::Nanos>(loaded->header.preamble.clock.to_ns(*earliest),
+                                            kFurthestBack, 0)
+                 : 0;
+    const std::uint64_t size = loaded->file.size();
+    return std::unique_ptr<BarmanSource>(
+        new BarmanSource(options.input, std::move(loaded->header), origin, size));
+}
+
+void BarmanSource::declare(model::CounterCatalog& catalog) {
+    barman::declare(plan_, catalog);
+}
+
+void BarmanSource::describe(model::TargetInfo& target) {
+    if (target.name.empty()) target.name = header_.target_name;
+    target.cores = std::max(target.cores, plan_.cores);
+    if (target.cpuid == 0) {
+        for (const auto& core : header_.cores) {
+            if (!core.configured()) continue;
+            target.cpuid = cpu_type_of(core.midr).cpuid;
+            break;
+        }
+    }
+    if (target.sample_rate_hz == 0)
+        target.sample_rate_hz = static_cast<int>(
+            std::min<std::uint32_t>(header_.preamble.timer_sample_rate, INT32_MAX));
+}
+
+Status BarmanSource::start(const CaptureContext& ctx) {
+    capture_.reset();
+    const std::uint64_t total = report_.bytes_total;
+    report_ = ingest::IngestReport("barman", path_.string());
+    report_.bytes_total = total;
+    auto loaded = load(path_);
+    if (!loaded)
+        return std::move(loaded).take_error().while_(
+            "reading the Barman data store at capture start");
+    report_.bytes_total = loaded->file.size();
+    report_.read(kind::kHeader);
+    for (auto& p : loaded->header.problems) report_.bad_record(p);
+    for (auto& p : loaded->store_problems) report_.bad_record(p);
+    capture_ =
+        std::make_unique<Capture>(std::move(loaded).value(), ctx.counters, ctx.zero_monotonic_ns);
+    watermark_ = 0;
+    const model::Nanos names_ts = since(origin_, ctx.zero_monotonic_ns);
+    capture_->mapper.prologue(names_ts, capture_->order.incoming());
+    report_.mapped(kind::kHeader);
+    return {};
+}
+
+void BarmanSource::finish_reading() {
+    Capture& c = *capture_;
+    c.done = true;
+    if (c.reader.error())
+        report_.stopped(*c.reader.error());
+    else if (c.in.geometry.truncated)
+        report_.stopped(*c.in.geometry.truncated);
+    report_.bytes_done = report_.bytes_total;
+}
+
+PollResult BarmanSource::poll(model::Nanos /*now*/, std::vector<model::Event>& out) {
+    if (!capture_ || capture_->done) return {watermark_, true};
+    Capture& c = *capture_;
+    const std::uint64_t first = c.reader.position();
+    const std::size_t held = c.order.pending();
+    std::vector<model::Event>& fresh = c.order.incoming();
+    Block block;
+    while (fresh.size() - held < kMaxEventsPerPoll &&
+           c.reader.position() - first < kMaxBytesPerPoll) {
+        const BlockReader::Step step = c.reader.next(block);
+        if (step != BlockReader::Step::Block) {
+            finish_reading();
+            break;
+        }
+        if (block.padding) {
+            report_.read(kind::kPadding);
+            report_.skipped(kind::kPadding);
+            continue;
+        }
+        if (block.oversized) {
+            report_.read(kind::kBlock);
+            report_.bad_record(oversized_block(block));
+            continue;
+        }
+        auto record = c.parser.parse(block.data, block.data_file_offset);
+        if (!record) {
+            Error e = std::move(record).take_error();
+            report_.read(e.record);
+            report_.bad_record(std::move(e));
+            continue;
+        }
+        report_.read(kind_of(*record));
+        c.mapper.map(*record, block.file_offset, fresh, report_);
+        c.order.add_record(c.mapper.last_ts());
+    }
+    if (!c.done)
+        report_.bytes_done =
+            std::min(report_.bytes_total, c.in.header.store.record_area + c.reader.position());
+    watermark_ = c.order.release(out, c.done);
+    return {watermark_, c.done};
+}
+
+void BarmanSource::stop(model::Nanos /*now*/, std::vector<model::Event>& out) {
+    // A capture stopped early keeps what was decoded; the rest of the store is not read.
+    if (capture_) capture_->order.release(out, true);
+    capture_.reset();
+}
+
+}  // namespace apcgate::collectors::barman

@@ -1,0 +1,69 @@
+// The Barman IngestSource: a data store dump (linear or circular) as a capture.
+//
+// open() reads the header (to declare counters and describe the target) and makes one quick
+// pass over the record blocks for the earliest timestamp (time_origin()). start() reads the
+// file afresh (a debugger may have rewritten it since), then poll() decodes a bounded chunk per
+// call: tokenizer -> parser -> mapper -> EventOrder. Header problems, bad records and the reason
+// reading stopped land in report(); records decoded before a problem are always kept.
+#pragma once
+
+#include <filesystem>
+#include <memory>
+
+#include "collectors/barman/counter_plan.hpp"
+#include "collectors/barman/dump_file.hpp"
+#include "collectors/barman/event_order.hpp"
+#include "collectors/barman/header.hpp"
+#include "collectors/barman/record_mapper.hpp"
+#include "collectors/barman/records.hpp"
+#include "collectors/barman/store_geometry.hpp"
+#include "collectors/ingest/ingest_source.hpp"
+
+namespace apcgate::collectors::barman {
+
+class BarmanSource final : public ingest::IngestSource {
+  public:
+    // Limits per poll(): the events handed out and the record bytes decoded.
+    static constexpr std::size_t kMaxEventsPerPoll = 64 * 1024;
+    static constexpr std::uint64_t kMaxBytesPerPoll = 4u << 20;
+
+    static Result<std::unique_ptr<BarmanSource>> open(const ingest::IngestOptions& options);
+    ~BarmanSource() override;
+
+    [[nodiscard]] std::string_view name() const override { return "barman"; }
+    void declare(model::CounterCatalog& catalog) override;
+    void describe(model::TargetInfo& target) override;
+    Status start(const CaptureContext& ctx) override;
+    PollResult poll(model::Nanos now, std::vector<model::Event>& out) override;
+    void stop(model::Nanos now, std::vector<model::Event>& out) override;
+    [[nodiscard]] model::Nanos time_origin() const override { return origin_; }
+    [[nodiscard]] const ingest::IngestReport& report() const override { return report_; }
+
+    // The header read by open(), for tests and tools.
+    [[nodiscard]] const Header& header() const { return header_; }
+
+    // What one read of the file gives: the file, its header and record geometry.
+    struct Loaded {
+        DumpFile file;
+        Header header;
+        StoreGeometry geometry;
+        std::vector<Error> store_problems;
+    };
+    static Result<Loaded> load(const std::filesystem::path& path);
+
+  private:
+    struct Capture;
+    BarmanSource(std::filesystem::path path, Header header, model::Nanos origin,
+                 std::uint64_t size);
+    void finish_reading();
+
+    std::filesystem::path path_;
+    Header header_;
+    CounterPlan plan_;
+    model::Nanos origin_ = 0;
+    ingest::IngestReport report_;
+    std::unique_ptr<Capture> capture_;
+    model::Nanos watermark_ = 0;
+};
+
+}  // namespace apcgate::collectors::barman

@@ -1,0 +1,67 @@
+// The I/O side of the Barman ingester: the dump file (read with pread, never all at once) and
+// a block reader that feeds the tokenizer bounded windows of the record stream. Everything
+// else in this folder works on bytes it is given.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "collectors/barman/block_tokenizer.hpp"
+#include "protocol/wire/result.hpp"
+#include "protocol/wire/unique_fd.hpp"
+
+namespace apcgate::collectors::barman {
+
+class DumpFile {
+  public:
+    static Result<DumpFile> open(const std::filesystem::path& path);
+    DumpFile(DumpFile&& other) noexcept = default;
+    DumpFile& operator=(DumpFile&& other) noexcept = default;
+    DumpFile(const DumpFile&) = delete;
+    DumpFile& operator=(const DumpFile&) = delete;
+    ~DumpFile() = default;
+
+    [[nodiscard]] std::uint64_t size() const { return size_; }
+    [[nodiscard]] const std::string& path() const { return path_; }
+    // Fills `out` from `offset` (the whole span, or an error naming the offset).
+    [[nodiscard]] Status read_at(std::uint64_t offset, std::span<std::uint8_t> out) const;
+
+  private:
+    DumpFile(wire::UniqueFd fd, std::uint64_t size, std::string path)
+        : fd_(std::move(fd)), size_(size), path_(std::move(path)) {}
+    wire::UniqueFd fd_;
+    std::uint64_t size_ = 0;
+    std::string path_;
+};
+
+// Blocks of the record stream, read `chunk` logical bytes at a time (more only when one block
+// is larger). A split error or an I/O error stops it; error() then says why.
+class BlockReader {
+  public:
+    static constexpr std::size_t kDefaultChunk = 1u << 20;
+    enum class Step { Block, End, Stopped };
+
+    BlockReader(const DumpFile& file, const StoreGeometry& geometry, const Abi& abi,
+                std::size_t chunk = kDefaultChunk)
+        : file_(file), geometry_(geometry), tokenizer_(geometry, abi), chunk_(chunk) {}
+
+    Step next(Block& out);
+    [[nodiscard]] const std::optional<Error>& error() const { return error_; }
+    [[nodiscard]] std::uint64_t position() const { return tokenizer_.position(); }
+    [[nodiscard]] std::uint64_t trailing_bytes() const { return tokenizer_.trailing_bytes(); }
+
+  private:
+    Status load(std::uint64_t from, std::uint64_t need);
+
+    const DumpFile& file_;
+    const StoreGeometry& geometry_;
+    BlockTokenizer tokenizer_;
+    std::size_t chunk_;
+    std::vector<std::uint8_t> window_;
+    std::optional<Error> error_;
+};
+
+}  // namespace apcgate::collectors::barman

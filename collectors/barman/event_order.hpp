@@ -1,0 +1,48 @@
+// Puts the mapped events in timestamp order before they leave the source. The agent takes a
+// record's timestamp before it reserves the record's block, so blocks are in commit order:
+// records from different cores can be slightly out of timestamp order, by at most the number of
+// cores writing at once. Events are held back until the `lookback` most recent records are all
+// later than them (that horizon is the watermark the source promises); an event older than an
+// earlier promise (a store that breaks the agent's rule) is moved up to the promise.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <deque>
+#include <utility>
+#include <vector>
+
+#include "protocol/model/event.hpp"
+
+namespace apcgate::collectors::barman {
+
+class EventOrder {
+  public:
+    explicit EventOrder(std::size_t lookback) : lookback_(lookback == 0 ? 1 : lookback) {}
+
+    // Where the mapper appends the events of the records it maps (in store order).
+    std::vector<model::Event>& incoming() { return pending_; }
+    // The timeline timestamp of each record, in store order.
+    void add_record(model::Nanos ts);
+    // Moves the events up to the horizon (all of them when `everything`) to `out`, sorted by
+    // timestamp (stable: a record's events keep their order); returns the watermark: no later
+    // release holds an earlier event.
+    model::Nanos release(std::vector<model::Event>& out, bool everything);
+
+    [[nodiscard]] std::size_t pending() const { return pending_.size(); }
+    [[nodiscard]] std::uint64_t moved_up() const { return moved_up_; }
+
+  private:
+    void sort_pending();
+
+    std::size_t lookback_;
+    std::deque<model::Nanos> recent_;
+    std::vector<model::Event> pending_;
+    std::size_t sorted_ = 0;  // pending_[0, sorted_) is known to be in order
+    std::vector<std::pair<model::Nanos, std::uint32_t>> keys_;  // scratch for sorting
+    std::vector<model::Event> scratch_;
+    model::Nanos watermark_ = 0;
+    std::uint64_t moved_up_ = 0;
+};
+
+}  // namespace apcgate::collectors::barman

@@ -1,0 +1,83 @@
+// Parsed Barman records to model events, one record at a time, in store order:
+//
+//   header cores      -> CoreName (Summary): cpuid and name from the MIDR
+//   header task infos -> ThreadName (tid = task id)
+//   counter sample    -> CounterSample per PMU counter: the agent stores each counter's running
+//                        64-bit value, so the delta class gets the difference from the same
+//                        core's previous read (from 0 when the store holds everything since the
+//                        PMU was set up; a wrapped circular store's first read per core is only a
+//                        baseline); sampled custom series values as they are
+//   PC in a sample    -> a one-frame Backtrace against the mmap layouts (CookieName first)
+//   task switch       -> ActivitySwitch: activity 1 for the task, reason 0 (preempted) as
+//                        Contention, 1 (blocked) as I/O wait
+//   custom counter    -> CounterSample of the series SeriesResolver picks
+//   annotation        -> Annotation: string on a channel, bookmark, channel name, group name
+//   halting event     -> Idle: entered = state 0 (in WFI/WFE), exited = -1
+//
+// Timestamps: ticks -> ns since timestamp_base (ClockInfo), minus the capture's zero. A record
+// timestamp of ~0 ("use the last timestamp") takes the previous record's.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <set>
+#include <utility>
+#include <vector>
+
+#include "collectors/barman/counter_plan.hpp"
+#include "collectors/barman/header.hpp"
+#include "collectors/barman/image_map.hpp"
+#include "collectors/barman/records.hpp"
+#include "collectors/barman/series_resolver.hpp"
+#include "collectors/ingest/ingest_report.hpp"
+#include "protocol/model/counter_catalog.hpp"
+
+namespace apcgate::collectors::barman {
+
+class RecordMapper {
+  public:
+    // `zero_ns` is the capture's zero in this input's ns domain (ns since timestamp_base).
+    RecordMapper(const Header& header, const CounterPlan& plan,
+                 const model::CaptureCounters& counters, model::Nanos zero_ns, bool evicted);
+
+    // What the header names: core names and thread names, at `ts`.
+    void prologue(model::Nanos ts, std::vector<model::Event>& out) const;
+    // Appends the record's events; counts it as mapped or skipped in `report`.
+    void map(const RecordRef& record, std::uint64_t file_offset, std::vector<model::Event>& out,
+             ingest::IngestReport& report);
+    // The timeline timestamp of the last record mapped.
+    [[nodiscard]] model::Nanos last_ts() const { return last_ts_; }
+
+  private:
+    struct CoreState {
+        std::vector<std::optional<model::CounterKey>> keys;  // per PMU slot
+        std::vector<std::optional<std::uint64_t>> last;      // previous read per slot
+        std::uint32_t task = 0;                              // from the last task switch
+        std::set<std::int32_t> named_cookies;
+    };
+
+    model::Nanos timeline(std::uint64_t ticks);
+    std::int32_t tid_of(std::optional<std::uint32_t> task, std::uint32_t core) const;
+    CoreState* core_state(std::uint32_t core);
+    bool map_sample(const SampleRecord& s, std::uint64_t file_offset,
+                    std::vector<model::Event>& out, ingest::IngestReport& report);
+    bool map_custom(model::Nanos ts, std::uint32_t core, std::uint32_t series, std::uint64_t value,
+                    std::vector<model::Event>& out) const;
+    bool map_pc(model::Nanos ts, std::uint32_t core, std::optional<std::uint32_t> task,
+                std::uint64_t pc, std::vector<model::Event>& out);
+    bool map_annotation(model::Nanos ts, const AnnotationRecord& a,
+                        std::vector<model::Event>& out) const;
+
+    const Header& header_;
+    ClockInfo clock_;
+    model::Nanos zero_ns_;
+    std::uint64_t last_ticks_;
+    model::Nanos last_ts_ = 0;
+    ImageMap images_;
+    SeriesResolver resolver_;
+    std::vector<CoreState> cores_;
+    std::vector<std::optional<model::CounterKey>> series_keys_;
+    std::optional<model::CounterKey> activity_key_;
+};
+
+}  // namespace apcgate::collectors::barman

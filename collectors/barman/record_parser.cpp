@@ -1,0 +1,169 @@
+// One record from one block's data (barman-v2-format.txt, "Record Types"). Fields in [brackets]
+// exist only when the header's constant says so (T: max_task_infos > 0, C: num_custom_counters
+// > 0); P is sizeof(uintptr); all integers in the target's byte order; structs are packed.
+//
+//   header      u32 record_type, u32 core, u64 timestamp                              16 bytes
+//   1 sample    header [u32 task_id] [u32 num_custom] u64 pmu[num_counters(core)]
+//                 {u32 id, u64 value}[num_custom]
+//   2 sample+pc header [u32 task_id] [u32 num_custom] uintptr pc u64 pmu[..] {..}[..]
+//   3 switch    header u32 task_id u8 reason                                          21 bytes
+//   4 custom    header [u32 task_id] u32 counter u64 value
+//   5 annotate  header [u32 task_id] uintptr data_length u32 channel u32 group u32 colour
+//                 u8 type u8 data[data_length]
+//   6 halt      header u8 entered_halt                                                17 bytes
+//   7 pc (v3)   header uintptr pc                       (layout inferred from the name: the
+//   8 ctr (v3)  header u32 counter u64 value             published spec stops at type 6)
+//   9 warning   header, then a body whose layout is not published: counted, not decoded
+//
+// A block may be longer than its record (the agent pads blocks to sizeof(uintptr)).
+#include "collectors/barman/record_kinds.hpp"
+#include "collectors/barman/records.hpp"
+#include "protocol/wire/byte_reader.hpp"
+
+namespace apcgate::collectors::barman {
+namespace {
+
+Result<RecordRef> failed(wire::ByteReader& r, std::string message, std::string_view field) {
+    r.fail(std::move(message), field);
+    return r.take_error();
+}
+
+}  // namespace
+
+RecordParser::RecordParser(const Header& header)
+    : layout_(header.records()), series_(header.constants().num_custom_counters) {
+    for (const auto& core : header.cores) {
+        counters_per_core_.push_back(static_cast<std::uint32_t>(core.counter_types.size()));
+        configured_.push_back(core.configured());
+    }
+}
+
+Result<RecordRef> RecordParser::parse(std::span<const std::uint8_t> data,
+                                      std::uint64_t file_offset) {
+    wire::ByteReader r(data, layout_.abi.endian, file_offset);
+    r.set_record(kind::kBlock);
+    RecordHeader h;
+    h.type = r.u32("record_type");
+    h.core = r.u32("core");
+    h.timestamp = r.u64("timestamp");
+    if (!r.ok()) return r.take_error();
+    auto record = parse_body(r, h);
+    if (!record) {
+        // Named only on failure: most kind names are too long for std::string's inline buffer.
+        Error e = std::move(record).take_error();
+        e.record = std::string(kind::of_type(h.type));
+        return e;
+    }
+    return record;
+}
+
+Result<RecordRef> RecordParser::parse_body(wire::ByteReader& r, const RecordHeader& h) {
+    const unsigned ptr = layout_.abi.pointer_size;
+    switch (h.type) {
+        case 1:
+        case 2: {
+            SampleRecord& s = sample_;
+            s.header = h;
+            s.task.reset();
+            s.pc.reset();
+            s.pmu.clear();
+            s.custom.clear();
+            if (layout_.task_ids) s.task = r.u32("task_id");
+            const std::uint32_t custom = layout_.custom_counters ? r.u32("num_custom_counters") : 0;
+            if (h.type == 2) s.pc = r.uint(ptr, "pc_sample");
+            if (!r.ok()) return r.take_error();
+            if (h.core >= counters_per_core_.size())
+                return failed(r,
+                              "core " + std::to_string(h.core) + " is not below max_cores " +
+                                  std::to_string(counters_per_core_.size()),
+                              "core");
+            if (!configured_[h.core])
+                return failed(r,
+                              "sample for core " + std::to_string(h.core) +
+                                  ", which has no PMU settings in the header",
+                              "core");
+            const std::uint32_t n = counters_per_core_[h.core];
+            // Both counts come from the input: check they fit before looping over them.
+            if (std::uint64_t{n} * 8 + std::uint64_t{custom} * RecordLayout::kCustomValueSize >
+                r.remaining())
+                return failed(r,
+                              std::to_string(n) + " PMU values and " + std::to_string(custom) +
+                                  " custom values need more than the block's " +
+                                  std::to_string(r.remaining()) + " remaining bytes",
+                              "pmu_counter_delta_value");
+            for (std::uint32_t i = 0; i < n; ++i) s.pmu.push_back(r.u64("pmu_counter_delta_value"));
+            for (std::uint32_t i = 0; i < custom; ++i) {
+                CustomValue v;
+                v.id = r.u32("custom_counter_values.id");
+                v.value = r.u64("custom_counter_values.value");
+                s.custom.push_back(v);
+            }
+            if (!r.ok()) return r.take_error();
+            return RecordRef{&sample_};
+        }
+        case 3: {
+            TaskSwitchRecord t{h, r.u32("task_id"), r.u8("reason")};
+            if (!r.ok()) return r.take_error();
+            return RecordRef{t};
+        }
+        case 4:
+        case 8: {
+            CustomCounterRecord c;
+            c.header = h;
+            if (h.type == 4 && layout_.task_ids) c.task = r.u32("task_id");
+            c.counter = r.u32("counter");
+            c.value = r.u64("value");
+            if (!r.ok()) return r.take_error();
+            if (c.counter >= series_)
+                return failed(r,
+                              "custom counter " + std::to_string(c.counter) +
+                                  " is not one of the header's " + std::to_string(series_) +
+                                  " series",
+                              "counter");
+            return RecordRef{c};
+        }
+        case 5: {
+            AnnotationRecord a;
+            a.header = h;
+            if (layout_.task_ids) a.task = r.u32("task_id");
+            const std::uint64_t length = r.uint(ptr, "data_length");
+            a.channel = r.u32("channel");
+            a.group = r.u32("group");
+            a.colour = r.u32("colour");
+            a.annotation_type = r.u8("type");
+            if (r.ok() && length > r.remaining())
+                return failed(r,
+                              "data_length " + std::to_string(length) +
+                                  " is more than the block's " + std::to_string(r.remaining()) +
+                                  " remaining bytes",
+                              "data_length");
+            const auto bytes = r.bytes(static_cast<std::size_t>(length), "data");
+            if (!r.ok()) return r.take_error();
+            // The agent stores the C string with its NUL; stop at the first one.
+            for (const std::uint8_t b : bytes) {
+                if (b == 0) break;
+                a.text.push_back(static_cast<char>(b));
+            }
+            if (a.annotation_type > 3)
+                return failed(r, "unknown annotation type " + std::to_string(a.annotation_type),
+                              "type");
+            return RecordRef{a};
+        }
+        case 6: {
+            HaltRecord halt{h, r.u8("entered_halt") != 0};
+            if (!r.ok()) return r.take_error();
+            return RecordRef{halt};
+        }
+        case 7: {
+            PcSampleRecord p{h, r.uint(ptr, "pc")};
+            if (!r.ok()) return r.take_error();
+            return RecordRef{p};
+        }
+        case 9:
+            return RecordRef{WarningRecord{h, r.remaining()}};
+        default:
+            return failed(r, "unknown record type " + std::to_string(h.type), "record_type");
+    }
+}
+
+}  // namespace apcgate::collectors::barman

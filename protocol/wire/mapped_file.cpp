@@ -35,7 +35,7 @@ Result<FileIdentity> MappedFile::identify(const std::filesystem::path& path) {
     return identity_of(st);
 }
 
-Result<MappedFile> MappedFile::open(const std::filesystem::path& path) {
+Result<MappedFile> MappedFile::open(const std::filesystem::path& path, Access access) {
     UniqueFd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
     if (!fd.valid()) return os_error("cannot open", path);
     struct stat st {};
@@ -47,7 +47,7 @@ Result<MappedFile> MappedFile::open(const std::filesystem::path& path) {
     if (size == 0) return m;
     void* p = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fd.get(), 0);
     if (p == MAP_FAILED) return os_error("cannot map", path);
-    ::madvise(p, size, MADV_SEQUENTIAL);
+    ::madvise(p, size, access == Access::Sequential ? MADV_SEQUENTIAL : MADV_WILLNEED);
     m.data_ = static_cast<const std::uint8_t*>(p);
     m.size_ = size;
     return m;

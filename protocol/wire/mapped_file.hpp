@@ -24,8 +24,14 @@ struct FileIdentity {
 
 class MappedFile {
   public:
+    // How the reader moves through the file, told to the kernel's read-ahead.
+    enum class Access {
+        Sequential,  // front to back (captures, archives read in order)
+        Scattered,   // many cursors at once (per-thread buffers of a trace): read it all ahead
+    };
     // Maps `path` (a regular file; an empty one maps to an empty span). Errors name the file.
-    static Result<MappedFile> open(const std::filesystem::path& path);
+    static Result<MappedFile> open(const std::filesystem::path& path,
+                                   Access access = Access::Sequential);
     // The identity of the file now at `path`, without mapping it.
     static Result<FileIdentity> identify(const std::filesystem::path& path);
 

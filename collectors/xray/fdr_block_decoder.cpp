@@ -1,0 +1,152 @@
+#include "collectors/xray/fdr_block_decoder.hpp"
+
+#include <algorithm>
+#include <array>
+
+#include "collectors/xray/fdr_record_decode.hpp"
+#include "collectors/xray/xray_problem.hpp"
+
+namespace apcgate::collectors::xray {
+
+Stat function_stat(std::uint8_t action) {
+    switch (action) {
+        case 0:
+            return Stat::FunctionEnter;
+        case 1:
+            return Stat::FunctionExit;
+        case 2:
+            return Stat::FunctionTailExit;
+        case 3:
+            return Stat::FunctionEnterArgs;
+        default:
+            return Stat::Function;
+    }
+}
+
+FdrBlockDecoder::FdrBlockDecoder(std::span<const std::uint8_t> input, const BlockRef& block,
+                                 const FdrFormat& format, const std::string& input_name,
+                                 FdrExpander& expander, Stats& stats, ingest::IngestReport& report)
+    : tokenizer_(input.subspan(block.offset, block.size), block.offset, format, input_name),
+      verifier_(format.version),
+      expander_(expander),
+      stats_(stats),
+      report_(report),
+      input_name_(input_name) {}
+
+bool FdrBlockDecoder::decode(CallBatch& out, std::size_t max) {
+    while (!done_) {
+        function_run(out, max);
+        // A full batch still takes the arguments of its last entry: they belong to it.
+        if (out.size() >= max && !next_is_argument()) break;
+        if (!one_record(out)) done_ = true;
+    }
+    return done_;
+}
+
+bool FdrBlockDecoder::next_is_argument() const {
+    const auto rest = tokenizer_.rest();
+    const BitOrder bits = tokenizer_.format().bits;
+    return !rest.empty() && is_metadata_byte(rest[0], bits) &&
+           metadata_kind(rest[0], bits) == static_cast<std::uint8_t>(FdrKind::CallArgument);
+}
+
+// The shortcut: consecutive function records, checked against the unread bytes and written
+// straight into the batch by the expander's loop for this log's layout.
+void FdrBlockDecoder::function_run(CallBatch& out, std::size_t max) {
+    if (!verifier_.timed() || out.size() >= max) return;
+    const auto rest = tokenizer_.rest();
+    const FdrFormat& f = tokenizer_.format();
+    const std::size_t records = std::min(rest.size() / kFunctionRecordSize, max - out.size());
+    CallEvent* dst = out.tail(records);
+    FunctionRunTally tally;
+    const bool swap = needs_swap(f.endian);
+    std::size_t k = 0;
+    if (f.bits == BitOrder::LsbFirst) {
+        k = swap
+                ? expander_.function_run<BitOrder::LsbFirst, true>(rest.data(), records, dst, tally)
+                : expander_.function_run<BitOrder::LsbFirst, false>(rest.data(), records, dst,
+                                                                    tally);
+    } else {
+        k = swap
+                ? expander_.function_run<BitOrder::MsbFirst, true>(rest.data(), records, dst, tally)
+                : expander_.function_run<BitOrder::MsbFirst, false>(rest.data(), records, dst,
+                                                                    tally);
+    }
+    if (k == 0) return;
+    out.commit(k);
+    verifier_.saw_function(tally.last_action == 0 || tally.last_action == 3);
+    tokenizer_.advance(k * kFunctionRecordSize);
+    for (std::uint8_t a = 0; a < 4; ++a) {
+        if (tally.per_action[a] != 0) stats_.read(function_stat(a), tally.per_action[a]);
+    }
+}
+
+bool FdrBlockDecoder::one_record(CallBatch& out) {
+    FdrToken t;
+    switch (tokenizer_.next(t)) {
+        case FdrTokenizer::Step::End:
+            return false;
+        case FdrTokenizer::Step::Error:
+            report_.bad_record(tokenizer_.error());
+            return false;
+        case FdrTokenizer::Step::Token:
+            break;
+    }
+    FunctionRecord f;
+    if (t.kind == FdrKind::Function) f = decode_function(t.bytes.data(), tokenizer_.format());
+    const Stat stat = t.kind == FdrKind::Function ? function_stat(f.action) : stat_of(t.kind);
+    stats_.read(stat);
+    switch (verifier_.check(t.kind, f.action)) {
+        case FdrVerifier::Verdict::Use:
+            use(t, f, out);
+            return true;
+        case FdrVerifier::Verdict::Skip:
+            stats_.skipped(stat);
+            report_.bad_record(
+                problem(input_name_, t.offset, stat, std::string(verifier_.reason())));
+            return true;
+        case FdrVerifier::Verdict::EndBuffer:
+            if (t.kind != FdrKind::EndOfBuffer || tokenizer_.format().version >= 2) {
+                report_.bad_record(
+                    problem(input_name_, t.offset, stat,
+                            std::string(verifier_.reason()) + "; skipping the rest of the buffer"));
+            }
+            return false;
+    }
+    return false;
+}
+
+void FdrBlockDecoder::use(const FdrToken& t, const FunctionRecord& f, CallBatch& out) {
+    const FdrFormat& fmt = tokenizer_.format();
+    switch (t.kind) {
+        case FdrKind::Function:
+            expander_.function(f, out);
+            break;
+        case FdrKind::NewCpuId:
+            expander_.new_cpu(decode_new_cpu_id(t, fmt));
+            break;
+        case FdrKind::TscWrap:
+            expander_.tsc_wrap(decode_tsc_wrap(t, fmt));
+            break;
+        case FdrKind::CallArgument:
+            if (!expander_.argument(decode_call_argument(t, fmt).value, out)) {
+                stats_.skipped(Stat::CallArgument);
+            }
+            break;
+        case FdrKind::CustomEvent:
+            expander_.custom_event(decode_custom_event(t, fmt), t.offset + kMetadataRecordSize,
+                                   out);
+            break;
+        case FdrKind::TypedEvent:
+            expander_.typed_event(decode_typed_event(t, fmt), t.offset + kMetadataRecordSize, out);
+            break;
+        case FdrKind::NewBuffer:      // the thread is known from the index
+        case FdrKind::WallClock:      // TSCs place events; the wall clock adds nothing to them
+        case FdrKind::Pid:            // the index keyed the thread by it
+        case FdrKind::EndOfBuffer:    // handled by the verifier
+        case FdrKind::BufferExtents:  // handled by the index
+            break;
+    }
+}
+
+}  // namespace apcgate::collectors::xray

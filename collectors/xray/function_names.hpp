@@ -1,0 +1,37 @@
+// Function ids to names. With the instrumented executable (--binary), each id's function
+// address comes from its instrumentation map and the name from the symbol at that address
+// (a containing symbol when none starts there), demangled like llvm-xray -symbolize shows it;
+// without one, or for an id the map does not have, the name is "fn#ID".
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "protocol/wire/result.hpp"
+
+namespace apcgate::collectors::xray {
+
+class FunctionNames {
+  public:
+    FunctionNames() = default;
+    static Result<FunctionNames> load(const std::filesystem::path& binary);
+
+    // Valid until the next call for an id without a name.
+    std::string_view name(std::uint32_t function);
+    [[nodiscard]] std::size_t size() const { return names_.size(); }  // ids the map has
+
+    // Demangles an Itanium C++ name; anything else comes back as it is.
+    static std::string demangle(const std::string& mangled);
+
+  private:
+    static constexpr std::uint32_t kMaxCachedUnnamed = 65536;
+
+    std::vector<std::string> names_;    // element 0 is id 1; "" when no symbol matched
+    std::vector<std::string> unnamed_;  // "fn#ID" labels made so far, by id
+    std::string scratch_;
+};
+
+}  // namespace apcgate::collectors::xray

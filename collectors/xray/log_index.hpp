@@ -1,0 +1,52 @@
+// The first pass's result: where each thread's data lies in the input. A block is one FDR
+// buffer or one run of a basic-mode log's records by the same thread. Threads are keyed by
+// (pid, tid); each lists its blocks in the order they are to be read. The index holds one small
+// entry per block and no records, so memory follows the buffer count, not the input size.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "collectors/ingest/ingest_report.hpp"
+
+namespace apcgate::collectors::xray {
+
+// Threads beyond this many are reported and skipped: per-thread state must stay bounded.
+inline constexpr std::size_t kMaxThreads = 16384;
+
+struct BlockRef {
+    std::uint64_t offset = 0;     // first record byte in the input
+    std::uint64_t size = 0;       // bytes of records
+    std::uint64_t first_tsc = 0;  // the block's first absolute TSC (its time base)
+    std::uint32_t thread = 0;     // index in LogIndex::threads
+};
+
+struct ThreadInfo {
+    std::int32_t tid = 0;
+    std::int32_t pid = 0;
+    bool pid_known = false;
+    std::vector<std::uint32_t> blocks;  // indexes in LogIndex::blocks, in reading order
+};
+
+struct LogIndex {
+    std::vector<BlockRef> blocks;
+    std::vector<ThreadInfo> threads;
+    std::optional<std::uint64_t> min_tsc;  // earliest block time base over all threads
+    std::uint32_t max_cpu = 0;             // highest CPU the blocks start on
+
+    // The thread for (pid, tid), created on first use; nullopt past kMaxThreads.
+    std::optional<std::uint32_t> thread_for(std::int32_t pid, bool pid_known, std::int32_t tid);
+    // Appends a block of `thread` and updates min_tsc.
+    void add_block(const BlockRef& b);
+    // FDR: orders each thread's buffers by time base (the file holds them in queue order).
+    void sort_blocks_by_time();
+
+  private:
+    std::map<std::pair<std::int64_t, std::int32_t>, std::uint32_t> by_id_;
+};
+
+}  // namespace apcgate::collectors::xray

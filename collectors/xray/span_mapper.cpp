@@ -1,0 +1,170 @@
+#include "collectors/xray/span_mapper.hpp"
+
+#include <algorithm>
+
+#include "collectors/xray/event_text.hpp"
+
+namespace apcgate::collectors::xray {
+
+namespace {
+
+Stat entry_stat(CallKind k) {
+    return k == CallKind::EnterArgs ? Stat::FunctionEnterArgs : Stat::FunctionEnter;
+}
+Stat exit_stat(CallKind k) {
+    return k == CallKind::TailExit ? Stat::FunctionTailExit : Stat::FunctionExit;
+}
+
+}  // namespace
+
+std::string SpanMapper::thread_label(const std::string& program, const ThreadInfo& info) {
+    std::string s = program;
+    if (info.pid_known)
+        s += (s.empty() ? "" : " ") + std::string("pid ") + std::to_string(info.pid);
+    s += (s.empty() ? "" : " ") + std::string("tid ") + std::to_string(info.tid);
+    return s;
+}
+
+void SpanMapper::name(model::Nanos ts, const ThreadInfo& info, ThreadState& s,
+                      std::vector<model::Event>& out) {
+    s.named = true;
+    const std::string label = thread_label(program_, info);
+    out.push_back(model::ThreadName{ts, s.core, info.tid, label});
+    if (info.pid_known)
+        out.push_back(model::ProcComm{ts, s.core, info.pid, info.tid, image_, label});
+    spans_.name_thread(ts, info.tid, label, out);
+}
+
+void SpanMapper::event(model::Nanos ts, std::uint32_t thread, const ThreadInfo& info,
+                       const CallEvent& e, std::span<const std::uint64_t> args,
+                       std::span<const std::uint8_t> payload, std::vector<model::Event>& out) {
+    ThreadState& s = state(thread);
+    s.core = e.cpu;
+    if (!s.named) name(ts, info, s, out);
+    switch (e.kind) {
+        case CallKind::Enter:
+        case CallKind::EnterArgs: {
+            const std::size_t depth = s.stack.size();
+            if (depth >= kMaxStack || depth >= kMaxDepth) {
+                stats_.read(Stat::DepthLimit);
+                stats_.skipped(Stat::DepthLimit);
+                stats_.skipped(entry_stat(e.kind));
+                if (depth >= kMaxStack) return;
+            } else {
+                open(ts, info, s, depth, call_text(names_.name(e.function), args), out);
+                stats_.mapped(entry_stat(e.kind));
+                if (!args.empty()) stats_.mapped(Stat::CallArgument, args.size());
+            }
+            s.stack.push_back(e.function);
+            return;
+        }
+        case CallKind::Exit:
+        case CallKind::TailExit:
+            exit(ts, info, s, e, out);
+            return;
+        case CallKind::CustomEvent:
+            note(ts, info, s, event_text("custom", payload), out);
+            stats_.mapped(Stat::CustomEvent);
+            return;
+        case CallKind::TypedEvent:
+            note(ts, info, s, event_text("typed " + std::to_string(e.function), payload), out);
+            stats_.mapped(Stat::TypedEvent);
+            return;
+    }
+}
+
+void SpanMapper::close_top(model::Nanos ts, const ThreadInfo& info, ThreadState& s,
+                           std::vector<model::Event>& out) {
+    s.stack.pop_back();
+    const std::size_t depth = s.stack.size();
+    if (depth >= kMaxDepth) return;
+    if (depth < s.channels.size() && s.channels[depth] >= 0) {
+        emit(ts, s.core, info.tid, s.channels[depth], std::string(), out);
+    } else {
+        spans_.close(ts, s.core, info.tid, static_cast<int>(depth), out);
+    }
+}
+
+// SpanChannels names each (thread, depth) channel once and keeps its id; from a channel's first
+// span on, the id is kept here by depth and the annotations are made directly, which spares a
+// map lookup and two string moves per call (most of the mapping's cost in a large log).
+void SpanMapper::open(model::Nanos ts, const ThreadInfo& info, ThreadState& s, std::size_t depth,
+                      std::string text, std::vector<model::Event>& out) {
+    if (depth < s.channels.size() && s.channels[depth] >= 0 && !text.empty()) {
+        emit(ts, s.core, info.tid, s.channels[depth], std::move(text), out);
+        return;
+    }
+    spans_.open(ts, s.core, info.tid, static_cast<int>(depth), std::move(text), out);
+    if (depth >= s.channels.size()) s.channels.resize(depth + 1, -1);
+    s.channels[depth] = channel_of(out.back());
+}
+
+void SpanMapper::note(model::Nanos ts, const ThreadInfo& info, ThreadState& s, std::string text,
+                      std::vector<model::Event>& out) {
+    if (s.events_channel < 0 || text.empty()) {
+        spans_.note(ts, s.core, info.tid, std::move(text), out);
+        s.events_channel = channel_of(out.back());
+        return;
+    }
+    emit(ts, s.core, info.tid, s.events_channel, std::move(text), out);
+    emit(ts, s.core, info.tid, s.events_channel, std::string(), out);
+}
+
+std::int32_t SpanMapper::channel_of(const model::Event& just_made) {
+    const auto& a = std::get<model::Annotation>(just_made);
+    return std::get<model::StringAnnotation>(a.body).channel;
+}
+
+void SpanMapper::emit(model::Nanos ts, std::int32_t core, std::int32_t tid, std::int32_t channel,
+                      std::string&& text, std::vector<model::Event>& out) {
+    // Built in place and filled in: the text is moved once on its way into the event.
+    auto& a = std::get<model::Annotation>(out.emplace_back(std::in_place_type<model::Annotation>));
+    a.ts = ts;
+    a.core = core;
+    a.tid = tid;
+    auto& body = a.body.emplace<model::StringAnnotation>();
+    body.channel = channel;
+    body.text = std::move(text);
+}
+
+void SpanMapper::exit(model::Nanos ts, const ThreadInfo& info, ThreadState& s, const CallEvent& e,
+                      std::vector<model::Event>& out) {
+    const std::size_t n = s.stack.size();
+    const std::size_t reach = std::min(n, kSearchDepth);
+    std::size_t found = n;
+    for (std::size_t k = 0; k < reach; ++k) {
+        if (s.stack[n - 1 - k] == e.function) {
+            found = n - 1 - k;
+            break;
+        }
+    }
+    if (found == n) {
+        stats_.read(Stat::ExitWithoutEntry);
+        stats_.skipped(Stat::ExitWithoutEntry);
+        stats_.skipped(exit_stat(e.kind));
+        return;
+    }
+    while (s.stack.size() > found + 1) {
+        stats_.read(Stat::EntryWithoutExit);
+        stats_.mapped(Stat::EntryWithoutExit);
+        close_top(ts, info, s, out);
+    }
+    if (found < kMaxDepth) {
+        stats_.mapped(exit_stat(e.kind));
+    } else {
+        stats_.skipped(exit_stat(e.kind));
+    }
+    close_top(ts, info, s, out);
+}
+
+void SpanMapper::thread_end(model::Nanos ts, std::uint32_t thread, const ThreadInfo& info,
+                            std::vector<model::Event>& out) {
+    ThreadState& s = state(thread);
+    while (!s.stack.empty()) {
+        stats_.read(Stat::EntryWithoutExit);
+        stats_.mapped(Stat::EntryWithoutExit);
+        close_top(ts, info, s, out);
+    }
+}
+
+}  // namespace apcgate::collectors::xray

@@ -1,0 +1,85 @@
+// XRay calls as Streamline spans, through the shared SpanChannels: each thread is an
+// annotation group named after it ("<program> pid P tid T"), each call depth a channel; an
+// entry opens a span whose text is the function name and its arguments on its depth's channel,
+// and the matching exit or tail exit closes it with an empty annotation on the same channel.
+// Custom and typed events are notes on the thread's "events" channel.
+//
+// Matching is by function id against the thread's stack of open calls, never by guessing:
+//   - an exit whose function is not among the top kSearchDepth open calls began before the
+//     trace (or its entry was lost): counted as exit-without-entry, nothing shown;
+//   - an exit of a call below the top closes the calls above it first (their exits were lost,
+//     e.g. by the runtime's short-call elision): each is counted as entry-without-exit;
+//   - calls still open when their thread's data ends close at the thread's last time, counted
+//     as entry-without-exit.
+// Calls deeper than kMaxDepth are followed for matching but not shown (call-deeper-than-limit),
+// and the stack itself stops at kMaxStack open calls, so a hostile log cannot grow it.
+#pragma once
+
+#include <cstdint>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "collectors/ingest/span_channels.hpp"
+#include "collectors/xray/call_event.hpp"
+#include "collectors/xray/function_names.hpp"
+#include "collectors/xray/log_index.hpp"
+#include "collectors/xray/xray_stats.hpp"
+
+namespace apcgate::collectors::xray {
+
+class SpanMapper {
+  public:
+    static constexpr std::size_t kMaxDepth = 128;
+    static constexpr std::size_t kMaxStack = 65536;
+    static constexpr std::size_t kSearchDepth = 64;
+
+    // `program` names the process in thread labels ("" when unknown).
+    SpanMapper(FunctionNames& names, Stats& stats, std::string program, std::string image)
+        : names_(names), stats_(stats), program_(std::move(program)), image_(std::move(image)) {}
+
+    // `ts` is the event's time on the capture's timeline.
+    void event(model::Nanos ts, std::uint32_t thread, const ThreadInfo& info, const CallEvent& e,
+               std::span<const std::uint64_t> args, std::span<const std::uint8_t> payload,
+               std::vector<model::Event>& out);
+    // Closes what the thread left open, at `ts` (its last event's time).
+    void thread_end(model::Nanos ts, std::uint32_t thread, const ThreadInfo& info,
+                    std::vector<model::Event>& out);
+
+    static std::string thread_label(const std::string& program, const ThreadInfo& info);
+
+  private:
+    struct ThreadState {
+        std::vector<std::uint32_t> stack;    // function ids of the open calls, outermost first
+        std::vector<std::int32_t> channels;  // SpanChannels' channel id by depth, -1 unknown
+        std::int32_t events_channel = -1;
+        std::int32_t core = 0;
+        bool named = false;
+    };
+    ThreadState& state(std::uint32_t thread) {
+        if (thread >= threads_.size()) threads_.resize(thread + 1);
+        return threads_[thread];
+    }
+    void name(model::Nanos ts, const ThreadInfo& info, ThreadState& s,
+              std::vector<model::Event>& out);
+    void open(model::Nanos ts, const ThreadInfo& info, ThreadState& s, std::size_t depth,
+              std::string text, std::vector<model::Event>& out);
+    void note(model::Nanos ts, const ThreadInfo& info, ThreadState& s, std::string text,
+              std::vector<model::Event>& out);
+    static std::int32_t channel_of(const model::Event& just_made);
+    static void emit(model::Nanos ts, std::int32_t core, std::int32_t tid, std::int32_t channel,
+                     std::string&& text, std::vector<model::Event>& out);
+    void close_top(model::Nanos ts, const ThreadInfo& info, ThreadState& s,
+                   std::vector<model::Event>& out);
+    void exit(model::Nanos ts, const ThreadInfo& info, ThreadState& s, const CallEvent& e,
+              std::vector<model::Event>& out);
+
+    FunctionNames& names_;
+    Stats& stats_;
+    std::string program_;
+    std::string image_;
+    ingest::SpanChannels spans_;
+    std::vector<ThreadState> threads_;
+};
+
+}  // namespace apcgate::collectors::xray

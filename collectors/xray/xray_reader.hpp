@@ -1,0 +1,64 @@
+// The XRay log reader, without any Streamline mapping: header, first pass (index), per-thread
+// decoding and the time-ordered merge, over bytes the caller has mapped. The source maps its
+// events to the model; tests compare them with llvm-xray; the benchmark times it alone.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <span>
+#include <string>
+#include <vector>
+
+#include "collectors/ingest/ingest_report.hpp"
+#include "collectors/xray/thread_cursor.hpp"
+#include "collectors/xray/timeline_merger.hpp"
+
+namespace apcgate::collectors::xray {
+
+class XrayReader {
+  public:
+    using Step = TimelineMerger::Step;
+
+    // Reads the header and indexes `data` (a whole log, which must outlive the reader). Fails
+    // only when the header is no XRay header; every later problem goes to `report`.
+    static Result<std::unique_ptr<XrayReader>> open(std::span<const std::uint8_t> data,
+                                                    const std::string& input,
+                                                    ingest::IngestReport& report);
+
+    // The next event in time order; see TimelineMerger::next.
+    Step next(std::uint32_t& thread, const CallEvent*& event) {
+        return merger_->next(thread, event);
+    }
+    [[nodiscard]] std::span<const std::uint64_t> args(std::uint32_t thread,
+                                                      const CallEvent& e) const {
+        return cursors_[thread]->args(e);
+    }
+    [[nodiscard]] std::span<const std::uint8_t> payload(const CallEvent& e) const {
+        return ctx_.data.subspan(e.payload_offset, e.payload_size);
+    }
+
+    [[nodiscard]] const FileHeader& header() const { return ctx_.header; }
+    [[nodiscard]] const LogIndex& index() const { return ctx_.index; }
+    [[nodiscard]] const ThreadInfo& thread(std::uint32_t t) const { return ctx_.index.threads[t]; }
+    // The earliest event's time on the log's ns timeline; nullopt for a log without events.
+    [[nodiscard]] std::optional<model::Nanos> origin_ns() const;
+    [[nodiscard]] const TscClock& clock() const { return ctx_.clock; }
+    [[nodiscard]] std::uint64_t bytes_done() const { return ctx_.bytes_done; }
+    Stats& stats() { return ctx_.stats; }
+
+    XrayReader(const XrayReader&) = delete;
+    XrayReader& operator=(const XrayReader&) = delete;
+
+  private:
+    XrayReader() = default;
+
+    DecodeContext ctx_;
+    std::vector<std::unique_ptr<ThreadCursor>> cursors_;
+    std::unique_ptr<TimelineMerger> merger_;
+};
+
+// True when `head` (a file's first bytes) starts with an XRay header.
+bool looks_like_xray(std::span<const std::uint8_t> head);
+
+}  // namespace apcgate::collectors::xray

@@ -1,0 +1,212 @@
+// XRay ingester throughput on a large FDR v5 log (64 MiB, the default; XRAY_BENCH_LOG=path
+// takes a real one instead): the reader alone (header, index, every buffer tokenized, verified
+// and expanded, threads merged in time order), the reader plus the mapping to model events
+// (spans, counters), and that plus the APC encoder — what `apcgate convert` does short of
+// writing the file. Bytes processed are input bytes, so the rates read as MB/s of log, per
+// second of the process's CPU time (one core: the machine may be shared).
+//
+// The synthesized log looks like the runtime's: 4 threads, 64 KiB buffers of NewBuffer,
+// WallClockTime, Pid, NewCPUId and then function records of a call tree 6 deep (one call in 16
+// logging an argument), a custom event every 512 calls, interleaved in the file as the buffer
+// queue hands them out.
+#include <benchmark/benchmark.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include "collectors/xray/xray_reader.hpp"
+#include "collectors/xray/xray_source.hpp"
+#include "protocol/apc/encoder.hpp"
+
+namespace apcgate::collectors::xray {
+namespace {
+
+constexpr std::size_t kLogBytes = 64u << 20;
+constexpr std::size_t kBufferBytes = 64u << 10;
+constexpr int kThreads = 4;
+
+class LogWriter {
+  public:
+    void u8(std::uint8_t v) { out.push_back(v); }
+    void u16(std::uint16_t v) { put(v, 2); }
+    void u32(std::uint32_t v) { put(v, 4); }
+    void u64(std::uint64_t v) { put(v, 8); }
+    void meta(std::uint8_t kind) { u8(static_cast<std::uint8_t>((kind << 1) | 1U)); }
+    void pad_to(std::size_t start) { out.resize(start + 16, 0); }
+    void function(std::uint8_t action, std::uint32_t id, std::uint32_t delta) {
+        u32((id << 4) | (static_cast<std::uint32_t>(action) << 1));
+        u32(delta);
+    }
+    std::vector<std::uint8_t> out;
+
+  private:
+    void put(std::uint64_t v, int n) {
+        for (int i = 0; i < n; ++i) out.push_back(static_cast<std::uint8_t>(v >> (8 * i)));
+    }
+};
+
+// One thread's buffer: the preamble, then calls until the buffer is nearly full.
+void write_buffer(LogWriter& w, int thread, std::uint64_t& tsc, std::uint32_t& calls) {
+    const std::size_t extents_at = w.out.size();
+    w.meta(7);
+    w.u64(0);
+    w.pad_to(extents_at);
+    const std::size_t start = w.out.size();
+    std::size_t at = w.out.size();
+    w.meta(0), w.u32(static_cast<std::uint32_t>(1000 + thread)), w.pad_to(at);
+    at = w.out.size();
+    w.meta(4), w.u64(tsc / 1'000'000'000), w.u32(0), w.pad_to(at);
+    at = w.out.size();
+    w.meta(9), w.u32(999), w.pad_to(at);
+    at = w.out.size();
+    w.meta(2), w.u16(static_cast<std::uint16_t>(thread)), w.u64(tsc), w.pad_to(at);
+    while (w.out.size() - start + 6 * (16 + 8 + 24) + 64 < kBufferBytes) {
+        // A call tree 6 deep, as recursion makes: enter 1..6 then exit 6..1.
+        for (std::uint32_t d = 1; d <= 6; ++d) {
+            ++calls;
+            if (calls % 16 == 0) {
+                w.function(3, d, 40);
+                at = w.out.size();
+                w.meta(6), w.u64(calls), w.pad_to(at);
+            } else {
+                w.function(0, d, 40);
+            }
+        }
+        for (std::uint32_t d = 6; d >= 1; --d) w.function(1, d, 55);
+        tsc += 6 * 40 + 6 * 55;
+        if (calls % 512 < 6) {
+            at = w.out.size();
+            w.meta(5), w.u32(12), w.u32(3), w.pad_to(at);
+            const std::string text = "custom event";
+            w.out.insert(w.out.end(), text.begin(), text.end());
+            tsc += 3;
+        }
+    }
+    const std::uint64_t size = w.out.size() - start;
+    for (int i = 0; i < 8; ++i)
+        w.out[extents_at + 1 + static_cast<std::size_t>(i)] =
+            static_cast<std::uint8_t>(size >> (8 * i));
+}
+
+std::vector<std::uint8_t> synthesize() {
+    LogWriter w;
+    w.u16(5), w.u16(1), w.u32(3), w.u64(3'000'000'000ULL), w.u64(kBufferBytes), w.u64(0);
+    std::uint64_t tsc[kThreads];
+    std::uint32_t calls[kThreads] = {};
+    for (int t = 0; t < kThreads; ++t)
+        tsc[t] = 1'000'000'000'000ULL + static_cast<std::uint64_t>(t) * 777;
+    while (w.out.size() < kLogBytes) {
+        for (int t = 0; t < kThreads; ++t) write_buffer(w, t, tsc[t], calls[t]);
+    }
+    return w.out;
+}
+
+struct BenchLog {
+    std::vector<std::uint8_t> bytes;
+    std::filesystem::path path;
+};
+
+const BenchLog& bench_log() {
+    static const BenchLog log = [] {
+        BenchLog l;
+        if (const char* real = std::getenv("XRAY_BENCH_LOG")) {
+            l.path = real;
+            std::ifstream in(l.path, std::ios::binary);
+            l.bytes.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
+            return l;
+        }
+        l.bytes = synthesize();
+        l.path = std::filesystem::temp_directory_path() /
+                 ("apcgate-xray-bench-" + std::to_string(::getpid()) + ".xray");
+        std::ofstream out(l.path, std::ios::binary | std::ios::trunc);
+        out.write(reinterpret_cast<const char*>(l.bytes.data()),
+                  static_cast<std::streamsize>(l.bytes.size()));
+        std::atexit([] { std::filesystem::remove(bench_log().path); });
+        return l;
+    }();
+    return log;
+}
+
+void BM_XrayReader(benchmark::State& state) {
+    const BenchLog& log = bench_log();
+    std::uint64_t events = 0;
+    for (auto _ : state) {
+        ingest::IngestReport report("xray", "bench");
+        auto reader = XrayReader::open(log.bytes, "bench", report);
+        if (!reader) state.SkipWithError("cannot open the log");
+        std::uint32_t thread = 0;
+        const CallEvent* e = nullptr;
+        events = 0;
+        std::uint64_t sum = 0;
+        for (XrayReader::Step step;
+             (step = (*reader)->next(thread, e)) != XrayReader::Step::Done;) {
+            if (step != XrayReader::Step::Event) continue;
+            sum += e->function;
+            ++events;
+        }
+        benchmark::DoNotOptimize(sum);
+    }
+    state.counters["events"] = static_cast<double>(events);
+    state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * log.bytes.size()));
+}
+BENCHMARK(BM_XrayReader)->Unit(benchmark::kMillisecond);
+
+class CountingSink : public apc::FrameSink {
+  public:
+    void frame(std::span<const std::uint8_t> body) override { bytes += body.size(); }
+    std::uint64_t bytes = 0;
+};
+
+// The source as the capture engine drives it, optionally with the encoder after it.
+void run_source(benchmark::State& state, bool encode) {
+    const BenchLog& log = bench_log();
+    std::uint64_t events = 0;
+    for (auto _ : state) {
+        auto source = XraySource::open({log.path, {}});
+        if (!source) {
+            state.SkipWithError(source.error().to_string().c_str());
+            return;
+        }
+        model::CounterCatalog catalog;
+        (*source)->declare(catalog);
+        const auto counters = model::CaptureCounters::assign(catalog, catalog.defaults());
+        model::CaptureSettings settings;
+        if (!(*source)->start({settings, counters, (*source)->time_origin()}))
+            state.SkipWithError("start");
+        CountingSink sink;
+        apc::Encoder encoder(counters, sink);
+        encoder.summary(apc::SummaryInfo{});
+        std::vector<model::Event> out;
+        events = 0;
+        for (;;) {
+            const PollResult r = (*source)->poll(0, out);
+            events += out.size();
+            if (encode) {
+                for (auto& e : out) encoder.add(e);
+                encoder.flush();
+            }
+            out.clear();
+            if (r.finished) break;
+        }
+        benchmark::DoNotOptimize(sink.bytes);
+    }
+    state.counters["model_events"] = static_cast<double>(events);
+    state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * log.bytes.size()));
+}
+
+void BM_XrayToModelEvents(benchmark::State& state) {
+    run_source(state, false);
+}
+BENCHMARK(BM_XrayToModelEvents)->Unit(benchmark::kMillisecond);
+
+void BM_XrayToApcFrames(benchmark::State& state) {
+    run_source(state, true);
+}
+BENCHMARK(BM_XrayToApcFrames)->Unit(benchmark::kMillisecond);
+
+}  // namespace
+}  // namespace apcgate::collectors::xray

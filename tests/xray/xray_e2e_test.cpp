@@ -1,0 +1,254 @@
+// The real apcgate binary end to end: `convert` XRay logs (LLVM's and ones clang-14's runtime
+// writes now) into a capture that `inspect` validates and whose spans, read back, are llvm-xray's
+// calls; several logs of one run on one timeline; damaged and foreign input; and `serve --source
+// xray:PATH` streaming a log to a client at capture start.
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <climits>
+#include <cstdint>
+#include <filesystem>
+#include <nlohmann/json.hpp>
+#include <set>
+
+#include "capture_check.hpp"
+#include "daemon_process.hpp"
+#include "serve_fixture.hpp"
+#include "spans_from_capture.hpp"
+#include "workload_logs.hpp"
+#include "xray_test_support.hpp"
+
+namespace apcgate::xray_test {
+namespace {
+
+using e2e::run_apcgate;
+
+// A scratch directory removed when the test is done with it.
+struct ScratchDir {
+    explicit ScratchDir(const std::string& name) : path(e2e::temp_dir(name)) {}
+    ~ScratchDir() {
+        std::error_code ec;
+        std::filesystem::remove_all(path, ec);
+    }
+    ScratchDir(const ScratchDir&) = delete;
+    ScratchDir& operator=(const ScratchDir&) = delete;
+    std::filesystem::path path;
+};
+
+nlohmann::json json_of(const std::string& output) {
+    const auto start = output.find('{');
+    return nlohmann::json::parse(output.substr(start == std::string::npos ? 0 : start), nullptr,
+                                 false);
+}
+
+// Converts, inspects and returns the spans of the capture.
+Spans convert_and_read(const std::vector<std::string>& inputs, const std::string& binary,
+                       nlohmann::json* report, int want_exit = 0,
+                       nlohmann::json* inspect = nullptr) {
+    const ScratchDir dir("xray");
+    const auto out = dir.path / "out.apc";
+    std::vector<std::string> args{"convert"};
+    args.insert(args.end(), inputs.begin(), inputs.end());
+    args.insert(args.end(), {"-o", out.string(), "--json"});
+    if (!binary.empty()) args.insert(args.end(), {"--binary", binary});
+    const auto [rc, output] = run_apcgate(args);
+    EXPECT_EQ(rc, want_exit) << output;
+    if (report) *report = json_of(output);
+    const auto [irc, inspected] = run_apcgate({"inspect", out.string(), "--json"});
+    EXPECT_EQ(irc, 0) << inspected;
+    const auto ij = json_of(inspected);
+    EXPECT_TRUE(ij.value("valid", false)) << inspected;
+    if (inspect) *inspect = ij;
+    const auto content = read_capture(out.string());
+    EXPECT_TRUE(content.error.empty()) << content.error;
+    return spans_of(content.events);
+}
+
+TEST(XrayConvert, SharedLogWithBinaryBecomesNamedSpans) {
+    nlohmann::json report;
+    nlohmann::json inspected;
+    const auto spans =
+        convert_and_read({testdata("naive-log-simple.xray").string()},
+                         testdata("elf64-sample-o2.bin").string(), &report, 0, &inspected);
+    EXPECT_EQ(inspected["target"]["cores"], 38);  // the log ran on CPU 37
+    EXPECT_EQ(inspected["target"]["name"], "elf64-sample-o2.bin (XRay)");
+    EXPECT_EQ(inspected["threads"]["84697"], "elf64-sample-o2.bin tid 84697");
+    const std::vector<std::string> want{"open depth 0 main", "open depth 1 foo()",
+                                        "close depth 1",     "open depth 1 bar()",
+                                        "close depth 1",     "close depth 0"};
+    ASSERT_EQ(spans.size(), 1U);
+    EXPECT_EQ(spans.at(84697), want);
+    const auto& in = report["inputs"][0];
+    EXPECT_EQ(in["format"], "xray");
+    EXPECT_TRUE(in["complete"].get<bool>());
+    EXPECT_EQ(in["records"]["function-enter"]["read"], 3);
+    EXPECT_EQ(in["records"]["function-enter"]["mapped"], 3);
+    EXPECT_EQ(in["records"]["function-exit"]["mapped"], 3);
+    EXPECT_EQ(in["bytes_read"], in["bytes"]);
+}
+
+TEST(XrayConvert, EverySharedLogMatchesItsReference) {
+    for (const char* name :
+         {"fdr-log-version-1", "fdr-log-arg1", "fdr-log-version-3", "fdr-log-arg1-version-3",
+          "naive-with-arg1-entries", "basic-log-version-3", "basic-log-arg1-version-3"}) {
+        const auto y = read_bytes(testdata(std::string(name) + ".ref.yaml"));
+        std::string error;
+        auto ref = parse_llvm_yaml(std::string(y.begin(), y.end()), &error);
+        ASSERT_TRUE(ref) << error;
+        auto threads = by_tid(ref->threads);
+        sort_by_tsc(threads);
+        Spans want;
+        ASSERT_TRUE(expected_spans(threads, false, want)) << name;
+        nlohmann::json report;
+        const auto got =
+            convert_and_read({testdata(std::string(name) + ".xray").string()}, "", &report);
+        EXPECT_EQ(got, want) << name;
+        EXPECT_EQ(report["inputs"][0]["problem_count"], 0) << name;
+    }
+}
+
+TEST(XrayConvert, GeneratedLogsOfOneRunShareOneTimelineAndMatchLlvmXray) {
+    if (llvm_xray().empty() || clangxx().empty()) GTEST_SKIP() << "needs clang-14 and llvm-14";
+    auto w = workload(false);
+    ASSERT_TRUE(w);
+    std::string error;
+    const auto first = run_workload(
+        *w, "e2e-rounds", "xray-fdr", 3, 10,
+        "buffer_size=512:buffer_max=100000:func_duration_threshold_us=0", "cr", &error);
+    ASSERT_FALSE(first.empty()) << error;
+    const auto logs = logs_beside(first);
+    ASSERT_EQ(logs.size(), 2U);
+    Spans want;
+    std::vector<std::pair<std::uint64_t, std::set<std::int64_t>>>
+        runs;  // (first tsc, tids) per log
+    for (const auto& log : logs) {
+        auto ref = llvm_decode(log, w->binary, &error);
+        ASSERT_TRUE(ref) << error;
+        auto threads = by_tid(ref->threads);
+        sort_by_tsc(threads);
+        ASSERT_TRUE(expected_spans(threads, true, want));
+        std::uint64_t first_tsc = UINT64_MAX;
+        std::set<std::int64_t> tids;
+        for (const auto& [key, recs] : threads) {
+            tids.insert(key.second);
+            first_tsc = std::min(first_tsc, recs.front().tsc);
+        }
+        runs.emplace_back(first_tsc, tids);
+    }
+    nlohmann::json report;
+    const auto got =
+        convert_and_read({logs[0].string(), logs[1].string()}, w->binary.string(), &report);
+    EXPECT_EQ(got, want);
+    EXPECT_GE(got.size(), 6U);  // three workers per round
+    ASSERT_EQ(report["inputs"].size(), 2U);
+    for (const auto& in : report["inputs"]) EXPECT_TRUE(in["complete"].get<bool>());
+
+    // One timeline: the capture starts at the earlier log's first call, and every annotation of
+    // the later log's threads comes after every one of the earlier log's.
+    const ScratchDir dir("xray-timeline");
+    const auto out = dir.path / "out.apc";
+    ASSERT_EQ(
+        run_apcgate({"convert", logs[1].string(), logs[0].string(), "-o", out.string()}).first, 0);
+    const auto content = read_capture(out.string());
+    std::sort(runs.begin(), runs.end());
+    model::Nanos first_ts = INT64_MAX;
+    model::Nanos earlier_last = INT64_MIN;
+    model::Nanos later_first = INT64_MAX;
+    for (const auto& ev : content.events) {
+        const auto* a = std::get_if<model::Annotation>(&ev);
+        if (a == nullptr) continue;
+        first_ts = std::min(first_ts, a->ts);
+        if (runs[0].second.count(a->tid)) earlier_last = std::max(earlier_last, a->ts);
+        if (runs[1].second.count(a->tid)) later_first = std::min(later_first, a->ts);
+    }
+    EXPECT_GE(first_ts, 0);
+    EXPECT_LT(first_ts, 1'000'000);  // within a millisecond of the earliest buffer's start
+    EXPECT_LT(earlier_last, later_first);
+    const auto [irc, inspected] = run_apcgate({"inspect", out.string(), "--json"});
+    const auto ij = json_of(inspected);
+    bool counters = false;
+    for (const auto& c : ij["counters"])
+        counters = counters || (c["type"].get<std::string>().rfind("XRay_calls_", 0) == 0 &&
+                                c["values"].get<int>() > 0);
+    EXPECT_TRUE(counters) << inspected;
+}
+
+TEST(XrayConvert, CutLogKeepsItsDataAndExitsThree) {
+    auto bytes = read_bytes(testdata("fdr-log-version-3.xray"));
+    bytes.resize(bytes.size() - 12);
+    const ScratchDir dir("xray-cut");
+    const auto cut = dir.path / "cut.xray";
+    write_bytes(cut, bytes);
+    nlohmann::json report;
+    const auto spans = convert_and_read({cut.string()}, "", &report, 3);
+    const auto& in = report["inputs"][0];
+    EXPECT_FALSE(in["complete"].get<bool>());
+    EXPECT_EQ(in["stopped"]["record"], "BufferExtents");
+    EXPECT_TRUE(in["stopped"].contains("offset"));
+    ASSERT_EQ(spans.size(), 1U);
+    EXPECT_GE(spans.begin()->second.size(), 4U);  // the calls before the cut
+}
+
+TEST(XrayConvert, ForeignFileIsAClearError) {
+    const ScratchDir dir("xray-foreign");
+    const auto junk = dir.path / "junk.xray";
+    write_bytes(junk, std::vector<std::uint8_t>(100, 0x7f));
+    const auto [rc, output] = run_apcgate(
+        {"convert", junk.string(), "-o", (dir.path / "o.apc").string(), "--format", "xray"});
+    EXPECT_EQ(rc, 3) << output;
+    EXPECT_NE(output.find("offset 0 (0x0): record 'FileHeader', field 'version'"),
+              std::string::npos)
+        << output;
+    EXPECT_NE(output.find("not an XRay log"), std::string::npos) << output;
+    const auto [rc2, output2] =
+        run_apcgate({"convert", junk.string(), "-o", (dir.path / "p.apc").string()});
+    EXPECT_NE(rc2, 0);
+    EXPECT_NE(output2.find("unknown format"), std::string::npos) << output2;
+    const auto [rc3, output3] =
+        run_apcgate({"convert", testdata("naive-log-simple.xray").string(), "-o",
+                     (dir.path / "q.apc").string(), "--binary", junk.string()});
+    EXPECT_NE(rc3, 0);
+    EXPECT_NE(output3.find("not an ELF file"), std::string::npos) << output3;
+}
+
+class XrayServe : public e2e::ServeTest {
+  protected:
+    // Two logs of the same program (an FDR and a basic-mode run, minutes apart) and the binary.
+    void SetUp() override {
+        start({"--source", "xray:" + testdata("fdr-log-arg1-version-3.xray").string(), "--source",
+               "xray:" + testdata("basic-log-arg1-version-3.xray").string(), "--binary",
+               testdata("elf64-sample-o2.bin").string()});
+    }
+};
+
+TEST_F(XrayServe, StreamsTheLogsAtCaptureStartAndEndsByItself) {
+    e2e::HostClient c = client();
+    auto captured_xml = c.request_xml("captured");
+    ASSERT_TRUE(captured_xml);
+    auto captured = xml::parse_captured(captured_xml->body);
+    ASSERT_TRUE(captured) << captured_xml->body;
+    std::set<std::string> rates;
+    for (const auto& counter : captured->counters)
+        if (counter.type.rfind("XRay_calls_", 0) == 0) rates.insert(counter.type);
+    EXPECT_EQ(rates, (std::set<std::string>{"XRay_calls_2590_2590", "XRay_calls_2631_2631"}))
+        << captured_xml->body;
+    ASSERT_TRUE(c.send_command(e2e::kApcStart));
+    const e2e::StreamResult r = e2e::read_stream(c, std::chrono::seconds(20));
+    EXPECT_TRUE(r.end_of_sequence);
+    const e2e::CheckedCapture checked = e2e::check_capture(r.frames, *captured);
+    for (const auto& e : checked.errors) ADD_FAILURE() << e;
+    EXPECT_GT(checked.values_per_key.size(), 0U);
+    const auto content = rebuild(checked.frames);
+    ASSERT_TRUE(content.error.empty()) << content.error;
+    const auto spans = spans_of(content.events);
+    // Both logs, named from the binary's map: main calls foo() and bar(67) in each.
+    const std::vector<std::string> want{"open depth 0 main",       "close depth 0",
+                                        "open depth 0 foo()",      "close depth 0",
+                                        "open depth 0 bar() [67]", "close depth 0"};
+    ASSERT_EQ(spans.size(), 2U);
+    EXPECT_EQ(spans.at(2631), want);
+    EXPECT_EQ(spans.at(2590), want);
+}
+
+}  // namespace
+}  // namespace apcgate::xray_test

@@ -1,0 +1,45 @@
+#include "collectors/fxt/archive_reader.hpp"
+
+#include <algorithm>
+
+namespace apcgate::collectors::fxt {
+
+ArchiveReader::ArchiveReader(std::span<const std::uint8_t> data, const ArchiveIndex& index,
+                             KoidMap& koids, ingest::IngestReport& report, Limits limits)
+    : buffer_(limits.buffer_capacity),
+      builder_(index, koids, report),
+      report_(report),
+      limits_(limits) {
+    const model::Nanos untimed = index.origin_ns == kNever ? 0 : index.origin_ns;
+    streams_.reserve(index.providers.size());
+    for (const auto& p : index.providers) streams_.emplace_back(data, index.endian, p, untimed);
+    for (std::size_t i = 0; i < streams_.size(); ++i)
+        if (!streams_[i].done()) ready_.emplace(streams_[i].bound(), i);
+}
+
+ArchiveReader::Chunk ArchiveReader::read(std::vector<Item>& out) {
+    const std::size_t max_out = out.size() + limits_.max_items;
+    std::size_t bytes = 0;
+    while (!ready_.empty() && out.size() < max_out && bytes < limits_.max_bytes) {
+        const std::size_t i = ready_.top().second;
+        ready_.pop();
+        ProviderStream& s = streams_[i];
+        scratch_.clear();
+        bytes += s.step(builder_, report_, scratch_);
+        for (auto& item : scratch_) buffer_.push(std::move(item), report_);
+        if (!s.done()) ready_.emplace(s.bound(), i);
+        // Nothing any stream has yet to read can be earlier than the lowest bound.
+        buffer_.release(ready_.empty() ? kNever : ready_.top().first, out, max_out);
+    }
+    if (ready_.empty()) buffer_.release(kNever, out, max_out);
+    bytes_read_ += bytes;
+    builder_.flush_counts();
+
+    Chunk c;
+    c.finished = ready_.empty() && buffer_.empty();
+    const model::Nanos unread = ready_.empty() ? kNever : ready_.top().first;
+    c.watermark = std::max(buffer_.floor(), std::min(unread, buffer_.earliest()));
+    return c;
+}
+
+}  // namespace apcgate::collectors::fxt

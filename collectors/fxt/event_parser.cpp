@@ -1,0 +1,73 @@
+// Event records (spec "Event record" and its event types) and log records (spec "Log record"):
+//
+//   event (type 4) header: [16..19] event type | [20..23] argument count | [24..31] thread ref
+//                          | [32..47] category ref | [48..63] name ref
+//     timestamp word
+//     [process koid word, thread koid word]          when the thread ref is 0 (inline)
+//     [category stream] [name stream]                when the refs are inline
+//     argument*                                      (record_cursor.hpp)
+//     event-type word:  counter 1: counter id | complete 4: end timestamp
+//                       async 5/6/7: async correlation id | flow 8/9/10: flow correlation id
+//                       instant 0, duration begin 2 / end 3: none
+//
+//   log (type 9) header: [16..30] message length | [32..39] thread ref
+//     timestamp word, [process koid word, thread koid word], message stream
+#include "collectors/fxt/record_parser.hpp"
+
+namespace apcgate::collectors::fxt::detail {
+
+namespace {
+
+bool has_extra_word(EventType t) {
+    switch (t) {
+        case EventType::Instant:
+        case EventType::DurationBegin:
+        case EventType::DurationEnd:
+            return false;
+        default:
+            return true;
+    }
+}
+
+std::string_view extra_word_name(EventType t) {
+    switch (t) {
+        case EventType::Counter:
+            return "counter id";
+        case EventType::DurationComplete:
+            return "end timestamp";
+        case EventType::AsyncBegin:
+        case EventType::AsyncInstant:
+        case EventType::AsyncEnd:
+            return "async correlation id";
+        default:
+            return "flow correlation id";
+    }
+}
+
+}  // namespace
+
+void parse_event(RecordCursor& c, Record& out) {
+    const auto type = c.field(16, 19);
+    if (type > kLastEventType) {
+        c.fail_header("unknown event type " + std::to_string(type), "event type");
+        return;
+    }
+    EventRecord& e = out.emplace<EventRecord>();  // built in place: its argument list is large
+    e.type = static_cast<EventType>(type);
+    e.ticks = c.word("timestamp");
+    e.thread = c.thread_ref(static_cast<std::uint8_t>(c.field(24, 31)), "thread");
+    e.category = c.string_ref(static_cast<std::uint16_t>(c.field(32, 47)), "category");
+    e.name = c.string_ref(static_cast<std::uint16_t>(c.field(48, 63)), "name");
+    c.args(static_cast<unsigned>(c.field(20, 23)), e.args);
+    if (has_extra_word(e.type)) e.extra = c.word(extra_word_name(e.type));
+}
+
+void parse_log(RecordCursor& c, Record& out) {
+    LogRecord r;
+    r.ticks = c.word("timestamp");
+    r.thread = c.thread_ref(static_cast<std::uint8_t>(c.field(32, 39)), "thread");
+    r.message = c.stream(c.field(16, 30), "log message");
+    out = r;
+}
+
+}  // namespace apcgate::collectors::fxt::detail

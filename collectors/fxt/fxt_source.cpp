@@ -1,0 +1,119 @@
+#include "collectors/fxt/fxt_source.hpp"
+
+#include <algorithm>
+
+namespace apcgate::collectors::fxt {
+
+FxtSource::FxtSource(std::filesystem::path path, wire::MappedFile input,
+                     ArchiveReader::Limits limits)
+    : path_(std::move(path)),
+      input_(std::move(input)),
+      index_(std::make_unique<ArchiveIndex>(build_index(input_.bytes()))),
+      limits_(limits),
+      report_("fxt", path_.string()) {
+    report_.bytes_total = input_.bytes().size();
+}
+
+Result<std::unique_ptr<FxtSource>> FxtSource::open(const std::filesystem::path& path,
+                                                   ArchiveReader::Limits limits) {
+    auto input = wire::MappedFile::open(path);
+    if (!input) return std::move(input).take_error();
+    return std::unique_ptr<FxtSource>(new FxtSource(path, std::move(input).value(), limits));
+}
+
+void FxtSource::declare(model::CounterCatalog& catalog) {
+    index_->counters.declare(catalog);
+    if (!index_->has_switches) return;
+    model::CounterSpec spec;
+    spec.counter = kActivityCounter;
+    spec.category = "FXT";
+    spec.title = "CPU Activity";
+    spec.name = "Threads";
+    spec.description = "Threads running on each CPU, from the archive's context switch records";
+    spec.cls = model::CounterClass::Activity;
+    spec.per_cpu = true;
+    spec.activities = {"Running"};
+    spec.activity_colors = {0x0000c000};
+    spec.cores = std::max(1, index_->cpus);
+    spec.rendering_type = "bar";
+    spec.series_composition = "stacked";
+    catalog.add(std::move(spec));
+}
+
+void FxtSource::describe(model::TargetInfo& target) {
+    if (target.name.empty()) {
+        for (const auto& p : index_->providers) {
+            if (!p.name.empty()) {
+                target.name = p.name;
+                break;
+            }
+        }
+        if (target.name.empty()) target.name = path_.stem().string();
+    }
+    target.cores = std::max(target.cores, index_->cpus);
+}
+
+model::Nanos FxtSource::time_origin() const {
+    return index_->origin_ns == kNever ? 0 : index_->origin_ns;
+}
+
+Status FxtSource::start(const CaptureContext& ctx) {
+    run_.reset();  // drops views into the old mapping before it may be replaced
+    auto identity = wire::MappedFile::identify(path_);
+    if (!identity) return std::move(identity).take_error();
+    if (!first_start_ || *identity != input_.identity()) {
+        // Read afresh: a debugger or writer may have replaced the archive since the last read.
+        auto input = wire::MappedFile::open(path_);
+        if (!input) return std::move(input).take_error();
+        index_.reset();
+        input_ = std::move(input).value();
+        index_ = std::make_unique<ArchiveIndex>(build_index(input_.bytes()));
+    }
+    first_start_ = false;
+    report_ = ingest::IngestReport("fxt", path_.string());
+    report_.bytes_total = input_.bytes().size();
+
+    FxtRun& run = run_.emplace();
+    run.koids = index_->koids;
+    run.zero = ctx.zero_monotonic_ns;
+    run.reader =
+        std::make_unique<ArchiveReader>(input_.bytes(), *index_, run.koids, report_, limits_);
+    run.mapper = std::make_unique<ModelMapper>(*index_, run.koids, ctx, report_);
+    return {};
+}
+
+PollResult FxtSource::poll(model::Nanos now, std::vector<model::Event>& out) {
+    (void)now;
+    if (!run_ || run_->finished) return {run_ ? run_->last : 0, true};
+    FxtRun& run = *run_;
+    const std::size_t first = out.size();
+    if (!run.prelude_sent) {
+        run.mapper->prelude(time_origin(), out);
+        run.prelude_sent = true;
+    }
+    run.items.clear();
+    const ArchiveReader::Chunk chunk = run.reader->read(run.items);
+    for (Item& item : run.items) run.mapper->map(item, out);
+    run.mapper->flush(chunk.finished ? kNever : chunk.watermark, out);
+    report_.bytes_done = run.reader->bytes_read();
+    for (std::size_t i = first; i < out.size(); ++i)
+        run.last = std::max(run.last, model::timestamp_of(out[i]));
+    if (chunk.finished) {
+        run.finished = true;
+        run.reader.reset();  // the read is over: give its buffers back
+        return {run.last, true};
+    }
+    return {std::max(run.last, chunk.watermark - run.zero), false};
+}
+
+void FxtSource::stop(model::Nanos now, std::vector<model::Event>& out) {
+    (void)now;
+    (void)out;
+    // A capture stopped early keeps what was sent; spans still open stay open in Streamline.
+    if (run_) {
+        run_->finished = true;
+        run_->reader.reset();
+    }
+}
+
+}  // namespace apcgate::collectors::fxt

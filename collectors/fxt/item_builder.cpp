@@ -1,0 +1,199 @@
+#include "collectors/fxt/item_builder.hpp"
+
+#include "collectors/fxt/record_kinds.hpp"
+
+namespace apcgate::collectors::fxt {
+
+namespace {
+
+constexpr std::string_view kNoLabel;
+
+ItemKind kind_of(EventType t) {
+    switch (t) {
+        case EventType::DurationBegin:
+        case EventType::DurationComplete:
+            return ItemKind::SpanOpen;
+        case EventType::DurationEnd:
+            return ItemKind::SpanClose;
+        case EventType::AsyncBegin:
+            return ItemKind::AsyncOpen;
+        case EventType::AsyncEnd:
+            return ItemKind::AsyncClose;
+        case EventType::FlowBegin:
+            return ItemKind::FlowOpen;
+        case EventType::FlowStep:
+            return ItemKind::FlowStep;
+        case EventType::FlowEnd:
+            return ItemKind::FlowClose;
+        default:
+            return ItemKind::Note;  // instant, async instant
+    }
+}
+
+}  // namespace
+
+KindTally::Entry& KindTally::at(std::string_view kind) {
+    for (auto& e : entries_)
+        if (e.kind.data() == kind.data()) return e;
+    entries_.push_back({kind, {}});
+    return entries_.back();
+}
+
+void KindTally::flush(ingest::IngestReport& report) {
+    for (auto& e : entries_) {
+        if (e.stats.read > 0) report.read(e.kind, e.stats.read);
+        if (e.stats.mapped > 0) report.mapped(e.kind, e.stats.mapped);
+        if (e.stats.skipped > 0) report.skipped(e.kind, e.stats.skipped);
+        e.stats = {};
+    }
+}
+
+ItemBuilder::ItemBuilder(const ArchiveIndex& index, KoidMap& koids, ingest::IngestReport& report)
+    : index_(index), report_(report), koids_(koids) {
+    labels_.pointer = [this](std::uint64_t p) { return tables_ ? tables_->object(p) : kNoLabel; };
+    labels_.koid = [this](std::uint64_t koid) {
+        if (auto t = index_.threads.find(koid); t != index_.threads.end()) return t->second.name;
+        auto p = index_.process_names.find(koid);
+        return p == index_.process_names.end() ? kNoLabel : p->second;
+    };
+}
+
+std::optional<model::Nanos> ItemBuilder::time(const Context& c, std::uint64_t ticks) {
+    auto ns = c.tables.to_ns(ticks);
+    if (!ns) {
+        Error e =
+            Error::at("timestamp of " + std::to_string(ticks) + " ticks at " +
+                      std::to_string(c.tables.ticks_per_second()) + " ticks/s is past 2^63 ns");
+        e.offset = c.raw.offset + kWordBytes;
+        e.record = std::string(kind::of_header(c.raw.header));
+        e.field = "timestamp";
+        report_.bad_record(std::move(e));
+        bad_time_ = true;
+    }
+    return ns;
+}
+
+Item& ItemBuilder::item(const Context& c, ItemKind kind, model::Nanos ts) {
+    Item& it = c.out.emplace_back();
+    it.kind = kind;
+    it.ts = ts;
+    it.seq = seq_++;
+    return it;
+}
+
+void ItemBuilder::build(const RawRecord& raw, const Record& rec, const ProviderTables& tables,
+                        model::Nanos now, std::vector<Item>& out) {
+    const std::string_view kind = kind::of_header(raw.header);
+    tally_.read(kind);
+    const Context c{raw, tables, now, out};
+    tables_ = &tables;
+    const std::size_t before = out.size();
+    std::visit(
+        [&](const auto& r) {
+            using R = std::decay_t<decltype(r)>;
+            if constexpr (std::is_same_v<R, EventRecord> ||
+                          std::is_same_v<R, ContextSwitchRecord> || std::is_same_v<R, LogRecord> ||
+                          std::is_same_v<R, KernelObjectRecord> ||
+                          std::is_same_v<R, ProviderEventRecord>) {
+                bad_time_ = false;
+                add(c, r);
+                if (out.size() > before) {
+                    tally_.mapped(kind);
+                } else if (!bad_time_) {
+                    tally_.skipped(kind);  // e.g. a kernel object that is no process or thread
+                }
+            } else if constexpr (std::is_same_v<R, BlobRecord> ||
+                                 std::is_same_v<R, LargeBlobRecord> ||
+                                 std::is_same_v<R, ThreadWakeupRecord> ||
+                                 std::is_same_v<R, FiberSwitchRecord> ||
+                                 std::is_same_v<R, TraceInfoRecord>) {
+                tally_.skipped(kind);  // decoded, but Streamline has nothing to show them as
+            }
+            // Magic, provider info/section, initialization, string, thread and userspace object
+            // records only set up the tables the other records are read with.
+        },
+        rec);
+    tables_ = nullptr;
+}
+
+void ItemBuilder::add(const Context& c, const EventRecord& e) {
+    const auto ts = time(c, e.ticks);
+    if (!ts) return;
+    if (e.type == EventType::Counter) return counter(c, e, *ts);
+    Item& it = item(c, kind_of(e.type), *ts);
+    it.tid = id(e.thread.tid);
+    it.pid = id(e.thread.pid);
+    it.id = e.extra;
+    if (e.type != EventType::DurationEnd && e.type != EventType::AsyncEnd &&
+        e.type != EventType::FlowEnd) {
+        it.text = event_text(e.category, e.name, e.args, &labels_);
+    }
+    if (e.type == EventType::AsyncInstant) it.text += " (async " + std::to_string(e.extra) + ")";
+    if (e.type == EventType::DurationBegin) it.value = kOpenEnded;
+    if (e.type == EventType::DurationComplete) {
+        // An end before the begin (or past 2^63 ns) makes a zero-length span.
+        const auto end = c.tables.to_ns(e.extra);
+        it.value = end && *end >= *ts ? *end : *ts;
+    }
+}
+
+void ItemBuilder::counter(const Context& c, const EventRecord& e, model::Nanos ts) {
+    for (const Arg& a : e.args) {
+        const auto series = index_.counters.find(e.name, a.name);
+        const auto value = series ? index_.counters.value(*series, a) : std::nullopt;
+        if (!value) {
+            tally_.skipped(kind::kCounterArg);
+            continue;
+        }
+        Item& it = item(c, ItemKind::Counter, ts);
+        it.tid = id(e.thread.tid);
+        it.pid = id(e.thread.pid);
+        it.id = *series;
+        it.value = *value;
+    }
+}
+
+void ItemBuilder::add(const Context& c, const ContextSwitchRecord& s) {
+    const auto ts = time(c, s.ticks);
+    if (!ts) return;
+    Item& it = item(c, ItemKind::Switch, *ts);
+    it.cpu = static_cast<std::int32_t>(s.cpu);
+    it.tid = s.incoming_idle ? -1 : id(s.incoming.tid);
+    it.pid = s.incoming_idle ? 0 : id(s.incoming.pid);
+    it.other = s.outgoing_idle ? -1 : id(s.outgoing.tid);
+    const auto state = static_cast<ThreadState>(s.outgoing_state);
+    if (s.outgoing_idle) it.flags |= kOutgoingIdle;
+    if (!s.outgoing_idle && state == ThreadState::Dead) it.flags |= kOutgoingDead;
+    if (state == ThreadState::New || state == ThreadState::Running) it.flags |= kOutgoingPreempted;
+}
+
+void ItemBuilder::add(const Context& c, const LogRecord& l) {
+    const auto ts = time(c, l.ticks);
+    if (!ts) return;
+    Item& it = item(c, ItemKind::Note, *ts);
+    it.tid = id(l.thread.tid);
+    it.pid = id(l.thread.pid);
+    it.text = clean_utf8(l.message);
+}
+
+void ItemBuilder::add(const Context& c, const KernelObjectRecord& k) {
+    if (k.object_type == kObjTypeThread) {
+        Item& it = item(c, ItemKind::ThreadName, c.now);
+        it.tid = id(k.koid);
+        const Arg* process = k.args.find("process");
+        if (process != nullptr && process->type == ArgType::Koid) it.pid = id(process->u());
+        it.text = clean_utf8(k.name);
+    } else if (k.object_type == kObjTypeProcess) {
+        Item& it = item(c, ItemKind::ProcessName, c.now);
+        it.pid = id(k.koid);
+        it.text = clean_utf8(k.name);
+    }
+}
+
+void ItemBuilder::add(const Context& c, const ProviderEventRecord& p) {
+    if (p.event != kProviderEventBufferFull) return;
+    Item& it = item(c, ItemKind::Marker, c.now);
+    it.text = "FXT provider " + std::to_string(p.id) + ": buffer full, records were likely dropped";
+}
+
+}  // namespace apcgate::collectors::fxt

@@ -1,0 +1,79 @@
+// Turns one parsed record into timeline items (items.hpp) and counts it in the report: what is
+// mapped, what is read but skipped (blobs, wakeups, fiber switches), what only feeds tables.
+// Records have their provider's tables at hand here (for ticks and pointer labels); after this
+// step items carry everything they need as values.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "collectors/fxt/archive_index.hpp"
+#include "collectors/fxt/items.hpp"
+#include "collectors/fxt/provider_tables.hpp"
+#include "collectors/fxt/records.hpp"
+#include "collectors/fxt/text.hpp"
+#include "collectors/fxt/tokenizer.hpp"
+#include "collectors/ingest/ingest_report.hpp"
+
+namespace apcgate::collectors::fxt {
+
+// Counts per record kind, added to the report in one go: the report's map lookups per record
+// were a visible share of the read. Kinds are the constants of record_kinds.hpp, so one kind is
+// always the same characters: a pointer compare finds it.
+class KindTally {
+  public:
+    void read(std::string_view kind) { ++at(kind).stats.read; }
+    void mapped(std::string_view kind) { ++at(kind).stats.mapped; }
+    void skipped(std::string_view kind) { ++at(kind).stats.skipped; }
+    void flush(ingest::IngestReport& report);
+
+  private:
+    struct Entry {
+        std::string_view kind;
+        ingest::RecordStats stats;
+    };
+    Entry& at(std::string_view kind);
+    std::vector<Entry> entries_;
+};
+
+class ItemBuilder {
+  public:
+    // `koids` is shared with the model mapper: both must hand out the same ids.
+    ItemBuilder(const ArchiveIndex& index, KoidMap& koids, ingest::IngestReport& report);
+
+    // Appends the items of `rec` to `out`. `now` is the time of records without a timestamp
+    // (names): the provider's current low bound, so they come before what follows them.
+    void build(const RawRecord& raw, const Record& rec, const ProviderTables& tables,
+               model::Nanos now, std::vector<Item>& out);
+    // Adds the counts kept since the last call to the report.
+    void flush_counts() { tally_.flush(report_); }
+
+  private:
+    struct Context {
+        const RawRecord& raw;
+        const ProviderTables& tables;
+        model::Nanos now;
+        std::vector<Item>& out;
+    };
+    void add(const Context& c, const EventRecord& e);
+    void add(const Context& c, const ContextSwitchRecord& s);
+    void add(const Context& c, const LogRecord& l);
+    void add(const Context& c, const KernelObjectRecord& k);
+    void add(const Context& c, const ProviderEventRecord& p);
+    void counter(const Context& c, const EventRecord& e, model::Nanos ts);
+    // The record's time in ns, or nullopt after reporting it as bad.
+    std::optional<model::Nanos> time(const Context& c, std::uint64_t ticks);
+    Item& item(const Context& c, ItemKind kind, model::Nanos ts);
+    std::int32_t id(std::uint64_t koid) { return koids_.id(koid); }
+
+    const ArchiveIndex& index_;
+    ingest::IngestReport& report_;
+    KindTally tally_;
+    KoidMap& koids_;
+    const ProviderTables* tables_ = nullptr;  // of the record being built, for value labels
+    ValueLabels labels_;
+    std::uint64_t seq_ = 0;
+    bool bad_time_ = false;  // the record being built had a timestamp past 2^63 ns
+};
+
+}  // namespace apcgate::collectors::fxt

@@ -1,0 +1,167 @@
+#include "collectors/fxt/model_mapper.hpp"
+
+#include <algorithm>
+#include <utility>
+
+#include "collectors/fxt/record_kinds.hpp"
+
+namespace apcgate::collectors::fxt {
+
+namespace {
+// An empty string annotation would close a span, so a note always shows something.
+std::string visible(std::string text) {
+    return text.empty() ? "(empty)" : std::move(text);
+}
+}  // namespace
+
+ModelMapper::ModelMapper(const ArchiveIndex& index, KoidMap& koids, const CaptureContext& ctx,
+                         ingest::IngestReport& report)
+    : index_(index), koids_(koids), report_(report), zero_(ctx.zero_monotonic_ns) {
+    for (const auto& s : index.counters.series())
+        series_keys_.push_back(ctx.counters.key(s.identifier));
+    activity_key_ = ctx.counters.key(kActivityCounter);
+}
+
+void ModelMapper::map(Item& item, std::vector<model::Event>& out) {
+    flush(item.ts, out);
+    const model::Nanos ts = rel(item.ts);
+    switch (item.kind) {
+        case ItemKind::Note:
+            spans_.note(ts, 0, item.tid, visible(std::move(item.text)), out);
+            break;
+        case ItemKind::SpanOpen:
+            open_span(item, out);
+            break;
+        case ItemKind::SpanClose:
+            close_span(item, out);
+            break;
+        case ItemKind::AsyncOpen:
+        case ItemKind::AsyncClose:
+        case ItemKind::FlowOpen:
+        case ItemKind::FlowStep:
+        case ItemKind::FlowClose:
+            channel_op(item, out);
+            break;
+        case ItemKind::Counter:
+            counter(item, out);
+            break;
+        case ItemKind::Switch:
+            context_switch(item, out);
+            break;
+        case ItemKind::ThreadName:
+            thread_name(ts, item.tid, item.pid, item.text, out);
+            break;
+        case ItemKind::ProcessName:
+            process_name(item, out);
+            break;
+        case ItemKind::Marker:
+            out.push_back(model::Annotation{
+                ts, 0, 0, model::MarkerAnnotation{std::nullopt, std::move(item.text)}});
+            break;
+    }
+}
+
+void ModelMapper::flush(model::Nanos limit, std::vector<model::Event>& out) {
+    while (!pending_.empty() && pending_.top().end <= limit) {
+        const PendingEnd p = pending_.top();
+        pending_.pop();
+        end_span(rel(p.end), p.tid, p.serial, out);
+    }
+}
+
+void ModelMapper::open_span(Item& item, std::vector<model::Event>& out) {
+    auto& stack = stacks_[item.tid];
+    OpenSpan s;
+    s.depth = stack.empty() ? 0 : stack.back().depth + 1;
+    s.end = item.value;
+    s.serial = next_serial_++;
+    s.shown = s.depth < kMaxDepth;
+    if (!s.shown) {
+        report_.skipped(kind::kTooDeep);
+        // A begin still takes a place on the stack, so that its end closes it and not its parent.
+        if (s.end == kOpenEnded) stack.push_back(s);
+        return;
+    }
+    stack.push_back(s);
+    spans_.open(rel(item.ts), 0, item.tid, s.depth, std::move(item.text), out);
+    if (s.end != kOpenEnded) pending_.push({std::max(s.end, item.ts), s.serial, item.tid});
+}
+
+void ModelMapper::close_span(const Item& item, std::vector<model::Event>& out) {
+    auto& stack = stacks_[item.tid];
+    // The innermost span opened by a begin: a complete span still open inside it ends by time.
+    auto it = std::find_if(stack.rbegin(), stack.rend(),
+                           [](const OpenSpan& s) { return s.end == kOpenEnded; });
+    if (it == stack.rend()) {
+        report_.skipped(kind::kUnmatchedEnd);
+        return;
+    }
+    end_span(rel(item.ts), item.tid, it->serial, out);
+}
+
+void ModelMapper::end_span(model::Nanos ts, std::int32_t tid, std::uint64_t serial,
+                           std::vector<model::Event>& out) {
+    auto& stack = stacks_[tid];
+    auto it = std::find_if(stack.begin(), stack.end(),
+                           [serial](const OpenSpan& s) { return s.serial == serial; });
+    if (it == stack.end()) return;
+    if (it->shown) spans_.close(ts, 0, tid, it->depth, out);
+    stack.erase(it);
+    if (stack.empty()) stacks_.erase(tid);
+}
+
+void ModelMapper::channel_op(Item& item, std::vector<model::Event>& out) {
+    const model::Nanos ts = rel(item.ts);
+    AsyncChannels::Result r = AsyncChannels::Result::Done;
+    switch (item.kind) {
+        case ItemKind::AsyncOpen:
+            r = async_.open(ts, item.tid, false, item.id, std::move(item.text), out);
+            break;
+        case ItemKind::FlowOpen:
+            r = async_.open(ts, item.tid, true, item.id, std::move(item.text), out);
+            break;
+        case ItemKind::FlowStep:
+            r = async_.step(ts, item.tid, item.id, std::move(item.text), out);
+            break;
+        case ItemKind::AsyncClose:
+            r = async_.close(ts, item.tid, false, item.id, out);
+            break;
+        case ItemKind::FlowClose:
+            r = async_.close(ts, item.tid, true, item.id, out);
+            break;
+        default:
+            break;
+    }
+    if (r == AsyncChannels::Result::Unmatched) report_.skipped(kind::kUnmatchedAsyncEnd);
+    if (r == AsyncChannels::Result::TooManyChannels) report_.skipped(kind::kTooManyChannels);
+}
+
+void ModelMapper::context_switch(const Item& item, std::vector<model::Event>& out) {
+    if (!activity_key_) {
+        report_.skipped(kind::kCounterOff);
+        return;
+    }
+    const model::Nanos ts = rel(item.ts);
+    model::ActivitySwitch a;
+    a.ts = ts;
+    a.core = item.cpu;
+    a.key = *activity_key_;
+    a.activity = item.tid >= 0 ? 1 : 0;
+    a.tid = item.tid >= 0 ? item.tid : -1;
+    a.wait = (item.flags & kOutgoingPreempted) != 0 ? model::WaitState::Contention
+                                                    : model::WaitState::Other;
+    out.push_back(a);
+    if ((item.flags & kOutgoingDead) != 0 && item.other > 0)
+        out.push_back(model::TaskExit{ts, item.other});
+}
+
+void ModelMapper::counter(const Item& item, std::vector<model::Event>& out) {
+    const auto& key = series_keys_.at(item.id);
+    if (!key) {
+        report_.skipped(kind::kCounterOff);
+        return;
+    }
+    out.push_back(model::CounterSample{rel(item.ts), 0, *key, item.value, -1});
+}
+
+}  // namespace apcgate::collectors::fxt

@@ -1,0 +1,94 @@
+// Turns items, in time order, into model events (protocol/model/event.hpp):
+//  - kernel objects -> ThreadName and ProcComm (and the thread's annotation group name);
+//  - context switches -> ActivitySwitch on the record's CPU (activity 1 = a thread runs, 0 =
+//    idle; wait state Contention when the outgoing thread was preempted), TaskExit when the
+//    outgoing thread is dead;
+//  - duration begin / complete -> a string annotation "category:name args" on the thread's
+//    channel for its nesting depth (SpanChannels), duration end and a complete's end time -> an
+//    empty one; instants and logs -> a zero-length annotation on the thread;
+//  - async and flow events -> spans on a channel per correlation id (AsyncChannels);
+//  - counter values -> CounterSample of the series' counter.
+// Depth is decided here, in time order, so spans written in any order (a complete event is
+// written when it ends, after what it contains) nest by their times.
+#pragma once
+
+#include <algorithm>
+#include <queue>
+#include <unordered_map>
+#include <vector>
+
+#include "collectors/fxt/archive_index.hpp"
+#include "collectors/fxt/async_channels.hpp"
+#include "collectors/fxt/items.hpp"
+#include "collectors/ingest/ingest_report.hpp"
+#include "collectors/ingest/span_channels.hpp"
+#include "collectors/source.hpp"
+
+namespace apcgate::collectors::fxt {
+
+// The activity counter of context switches.
+inline constexpr const char* kActivityCounter = "FXT_cpu_activity";
+
+class ModelMapper {
+  public:
+    static constexpr int kMaxDepth = 256;  // deeper spans are counted, not shown
+
+    ModelMapper(const ArchiveIndex& index, KoidMap& koids, const CaptureContext& ctx,
+                ingest::IngestReport& report);
+
+    // Names known from the whole archive, at `ts` (absolute ns), before any event uses them.
+    void prelude(model::Nanos ts, std::vector<model::Event>& out);
+    // Moves the item's text into the events.
+    void map(Item& item, std::vector<model::Event>& out);
+    // Ends the complete spans whose end time is <= limit (absolute ns).
+    void flush(model::Nanos limit, std::vector<model::Event>& out);
+
+  private:
+    struct OpenSpan {
+        int depth = 0;
+        model::Nanos end = kOpenEnded;  // of a complete span; kOpenEnded for a begin
+        std::uint64_t serial = 0;
+        bool shown = true;
+    };
+    struct PendingEnd {
+        model::Nanos end;
+        std::uint64_t serial;
+        std::int32_t tid;
+        bool operator>(const PendingEnd& o) const {
+            return end != o.end ? end > o.end : serial > o.serial;
+        }
+    };
+
+    // On the capture's timeline. Never before its zero: a file rewritten between captures may
+    // start earlier than the zero the capture was given (clamping keeps the order).
+    [[nodiscard]] model::Nanos rel(model::Nanos abs) const {
+        return std::max<model::Nanos>(abs - zero_, 0);
+    }
+    void open_span(Item& item, std::vector<model::Event>& out);
+    void close_span(const Item& item, std::vector<model::Event>& out);
+    void end_span(model::Nanos ts, std::int32_t tid, std::uint64_t serial,
+                  std::vector<model::Event>& out);
+    void channel_op(Item& item, std::vector<model::Event>& out);
+    void context_switch(const Item& item, std::vector<model::Event>& out);
+    void counter(const Item& item, std::vector<model::Event>& out);
+    void thread_name(model::Nanos ts, std::int32_t tid, std::int32_t pid, const std::string& name,
+                     std::vector<model::Event>& out);
+    void process_name(const Item& item, std::vector<model::Event>& out);
+
+    const ArchiveIndex& index_;
+    KoidMap& koids_;
+    ingest::IngestReport& report_;
+    model::Nanos zero_;
+    std::vector<std::optional<model::CounterKey>> series_keys_;
+    std::optional<model::CounterKey> activity_key_;
+    ingest::SpanChannels spans_;
+    AsyncChannels async_;
+    std::unordered_map<std::int32_t, std::vector<OpenSpan>> stacks_;  // per tid, outermost first
+    std::priority_queue<PendingEnd, std::vector<PendingEnd>, std::greater<>> pending_;
+    std::uint64_t next_serial_ = 0;
+    std::unordered_map<std::int32_t, std::string> thread_names_;
+    std::unordered_map<std::int32_t, std::int32_t> thread_pids_;
+    std::unordered_map<std::int32_t, std::string> process_names_;
+};
+
+}  // namespace apcgate::collectors::fxt

@@ -1,0 +1,45 @@
+// Turns one record the tokenizer split off into a typed Record (records.hpp), resolving string
+// and thread refs through the provider's tables; no I/O, and it changes no state (applying
+// string/thread/initialization records to the tables is the caller's next step). Errors carry
+// the record's offset and kind and the field that failed; unknown record, metadata, event and
+// scheduling types are errors too, so the caller reports them and skips by the record's size.
+// Layouts are in the files that read them: metadata_parser.cpp, event_parser.cpp,
+// object_parser.cpp, scheduling_parser.cpp.
+#pragma once
+
+#include "collectors/fxt/provider_tables.hpp"
+#include "collectors/fxt/record_cursor.hpp"
+#include "collectors/fxt/records.hpp"
+#include "collectors/fxt/tokenizer.hpp"
+#include "protocol/wire/result.hpp"
+
+namespace apcgate::collectors::fxt {
+
+class RecordParser {
+  public:
+    explicit RecordParser(wire::Endian endian) : endian_(endian) {}
+    // Parses into `out` (reused between records: no record is copied on the way out).
+    [[nodiscard]] Status parse(const RawRecord& raw, const ProviderTables& tables,
+                               Record& out) const;
+    [[nodiscard]] wire::Endian endian() const { return endian_; }
+
+  private:
+    wire::Endian endian_;
+};
+
+namespace detail {
+// Each reads the record the cursor is on into `out`; a failure is left in the cursor.
+void parse_metadata(RecordCursor& c, Record& out);
+void parse_initialization(RecordCursor& c, Record& out);
+void parse_string(RecordCursor& c, Record& out);
+void parse_thread(RecordCursor& c, Record& out);
+void parse_event(RecordCursor& c, Record& out);
+void parse_blob(RecordCursor& c, Record& out);
+void parse_large(RecordCursor& c, Record& out);
+void parse_userspace_object(RecordCursor& c, Record& out);
+void parse_kernel_object(RecordCursor& c, Record& out);
+void parse_scheduling(RecordCursor& c, Record& out);
+void parse_log(RecordCursor& c, Record& out);
+}  // namespace detail
+
+}  // namespace apcgate::collectors::fxt

@@ -1,0 +1,165 @@
+#include "collectors/fxt/text.hpp"
+
+#include <charconv>
+#include <cmath>
+
+namespace apcgate::collectors::fxt {
+
+namespace {
+
+constexpr std::string_view kReplacement = "\xEF\xBF\xBD";  // U+FFFD
+constexpr std::size_t kMaxIdentifier = 96;
+
+// Length of the valid UTF-8 sequence at in[i], 0 when it is not one.
+std::size_t sequence_length(std::string_view in, std::size_t i) {
+    const auto b0 = static_cast<unsigned char>(in[i]);
+    std::size_t n = 0;
+    unsigned char lo = 0x80, hi = 0xBF;  // bounds of the second byte
+    if (b0 >= 0xC2 && b0 <= 0xDF) {
+        n = 2;
+    } else if (b0 >= 0xE0 && b0 <= 0xEF) {
+        n = 3;
+        if (b0 == 0xE0) lo = 0xA0;  // no overlong forms
+        if (b0 == 0xED) hi = 0x9F;  // no surrogates
+    } else if (b0 >= 0xF0 && b0 <= 0xF4) {
+        n = 4;
+        if (b0 == 0xF0) lo = 0x90;
+        if (b0 == 0xF4) hi = 0x8F;  // nothing past U+10FFFF
+    } else {
+        return 0;
+    }
+    if (i + n > in.size()) return 0;
+    const auto b1 = static_cast<unsigned char>(in[i + 1]);
+    if (b1 < lo || b1 > hi) return 0;
+    for (std::size_t k = 2; k < n; ++k) {
+        const auto b = static_cast<unsigned char>(in[i + k]);
+        if (b < 0x80 || b > 0xBF) return 0;
+    }
+    return n;
+}
+
+template <typename T>
+void append_number(std::string& out, T v) {
+    char buf[32];
+    auto r = std::to_chars(buf, buf + sizeof buf, v);
+    out.append(buf, r.ptr);
+}
+
+void append_hex(std::string& out, std::uint64_t v) {
+    char buf[24];
+    auto r = std::to_chars(buf, buf + sizeof buf, v, 16);
+    out += "0x";
+    out.append(buf, r.ptr);
+}
+
+void append_label(std::string& out, std::string_view label) {
+    if (label.empty()) return;
+    out += " (";
+    append_utf8(out, label);
+    out += ')';
+}
+
+}  // namespace
+
+void append_utf8(std::string& out, std::string_view in) {
+    for (std::size_t i = 0; i < in.size();) {
+        const auto c = static_cast<unsigned char>(in[i]);
+        if (c < 0x80) {
+            if (c >= 0x20 || c == '\t' || c == '\n') {
+                out += static_cast<char>(c);
+            } else if (c != 0) {
+                out += kReplacement;
+            }
+            ++i;
+            continue;
+        }
+        const std::size_t n = sequence_length(in, i);
+        if (n == 0) {
+            out += kReplacement;
+            ++i;
+        } else {
+            out.append(in.substr(i, n));
+            i += n;
+        }
+    }
+}
+
+std::string clean_utf8(std::string_view in) {
+    std::string out;
+    out.reserve(in.size());
+    append_utf8(out, in);
+    return out;
+}
+
+void append_args(std::string& out, const ArgList& args, const ValueLabels* labels) {
+    for (const Arg& a : args) {
+        out += ' ';
+        append_utf8(out, a.name);
+        if (a.type == ArgType::Null) continue;
+        out += '=';
+        switch (a.type) {
+            case ArgType::Int32:
+            case ArgType::Int64:
+                append_number(out, a.i());
+                break;
+            case ArgType::UInt32:
+            case ArgType::UInt64:
+                append_number(out, a.u());
+                break;
+            case ArgType::Double:
+                if (std::isfinite(a.d())) {
+                    append_number(out, a.d());
+                } else {
+                    out += std::isnan(a.d()) ? "nan" : (a.d() > 0 ? "inf" : "-inf");
+                }
+                break;
+            case ArgType::String:
+                append_utf8(out, a.s);
+                break;
+            case ArgType::Pointer:
+                append_hex(out, a.u());
+                if (labels != nullptr && labels->pointer) append_label(out, labels->pointer(a.u()));
+                break;
+            case ArgType::Koid:
+                append_number(out, a.u());
+                if (labels != nullptr && labels->koid) append_label(out, labels->koid(a.u()));
+                break;
+            case ArgType::Bool:
+                out += a.i() != 0 ? "true" : "false";
+                break;
+            case ArgType::Null:
+                break;
+        }
+    }
+}
+
+std::string event_text(std::string_view category, std::string_view name, const ArgList& args,
+                       const ValueLabels* labels) {
+    std::string out;
+    out.reserve(category.size() + name.size() + 1 + args.count * 16);
+    if (!category.empty()) {
+        append_utf8(out, category);
+        out += ':';
+    }
+    append_utf8(out, name);
+    append_args(out, args, labels);
+    return out;
+}
+
+std::string counter_identifier(std::string_view event, std::string_view arg) {
+    std::string out = "FXT_";
+    auto add = [&out](std::string_view part) {
+        for (const char ch : part) {
+            const bool word = (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') ||
+                              (ch >= '0' && ch <= '9') || ch == '_';
+            out += word ? ch : '_';
+            if (out.size() >= kMaxIdentifier) return;
+        }
+    };
+    add(event);
+    out += '_';
+    add(arg);
+    return out;
+}
+
+}  // namespace apcgate::collectors::fxt

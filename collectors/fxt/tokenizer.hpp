@@ -1,0 +1,62 @@
+// Splits FXT bytes into records by their header's size field; interprets nothing else and does
+// no I/O (the caller hands it the bytes). Spec sections "Records", "Record header", "Large record
+// header" and "Archives":
+//
+//   archive      := record*
+//   record       := header-word word{size-1}            size = header[4..15]  (in words, >= 1)
+//   large record := header-word word{size-1}            size = header[4..35]  when type == 15
+//
+//   header word (64-bit, archive byte order):
+//     [0..3] type | [4..15] size (or [4..35] for type 15) | [16..63] type-specific fields
+//
+// The byte order of the words is the archive's: little-endian on every current writer, big-endian
+// when the magic record reads backwards (detect_endian). A size of 0 gives no way to find the
+// next record and a size past the end is a truncated tail: both end the split with an Error
+// (offset and record kind); every record before it has been handed out.
+#pragma once
+
+#include <cstdint>
+#include <optional>
+#include <span>
+
+#include "protocol/wire/byte_reader.hpp"
+#include "protocol/wire/result.hpp"
+
+namespace apcgate::collectors::fxt {
+
+struct RawRecord {
+    std::uint64_t offset = 0;             // of the header word in the input
+    std::uint64_t header = 0;             // the header word in host order
+    std::span<const std::uint8_t> bytes;  // the whole record, header included
+};
+
+// Little-endian unless the first word is the magic record written big-endian.
+wire::Endian detect_endian(std::span<const std::uint8_t> head);
+// True when the first word is the magic record in either byte order.
+bool starts_with_magic(std::span<const std::uint8_t> head);
+
+class Tokenizer {
+  public:
+    // `base_offset` is the offset of data[0] in the input, added to every reported offset.
+    Tokenizer(std::span<const std::uint8_t> data, wire::Endian endian,
+              std::uint64_t base_offset = 0);
+
+    // The next record; nullopt once the data ends on a record boundary. After an Error every
+    // call returns nullopt.
+    Result<std::optional<RawRecord>> next();
+
+    // Bytes of the data consumed by the records handed out.
+    [[nodiscard]] std::size_t position() const { return pos_; }
+    [[nodiscard]] bool failed() const { return failed_; }
+
+  private:
+    Error fail(std::uint64_t header, std::string message);
+
+    std::span<const std::uint8_t> data_;
+    wire::ByteReader reader_;
+    std::uint64_t base_;
+    std::size_t pos_ = 0;
+    bool failed_ = false;
+};
+
+}  // namespace apcgate::collectors::fxt

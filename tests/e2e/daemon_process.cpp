@@ -5,6 +5,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <cstdlib>
 #include <fstream>
 #include <regex>
 #include <sstream>
@@ -17,10 +18,19 @@ namespace fs = std::filesystem;
 std::string apcgate_binary() { return APCGATE_BINARY; }
 
 fs::path temp_dir(const std::string& name) {
+    // Every directory of this test process lives under one root that is removed when the process
+    // exits (APCGATE_KEEP_TEMP=1 keeps it, to look at a failure's files).
+    struct Root {
+        fs::path path = fs::temp_directory_path() / ("apcgate-e2e-" + std::to_string(::getpid()));
+        ~Root() {
+            if (std::getenv("APCGATE_KEEP_TEMP") != nullptr) return;
+            std::error_code ec;
+            fs::remove_all(path, ec);
+        }
+    };
+    static const Root root;
     static int counter = 0;
-    const fs::path dir = fs::temp_directory_path() /
-                         ("apcgate-e2e-" + std::to_string(::getpid()) + "-" + name + "-" +
-                          std::to_string(counter++));
+    const fs::path dir = root.path / (name + "-" + std::to_string(counter++));
     fs::remove_all(dir);
     fs::create_directories(dir);
     return dir;

@@ -42,7 +42,7 @@ std::string apcgate_binary();
 // Runs `apcgate args...` to completion, capturing stdout+stderr; returns (exit code, output).
 std::pair<int, std::string> run_apcgate(const std::vector<std::string>& args,
                                         std::chrono::seconds timeout = std::chrono::seconds(60));
-// A fresh empty directory under the test temp dir.
+// A fresh empty directory under this test process's temp root (removed at exit).
 std::filesystem::path temp_dir(const std::string& name);
 
 }  // namespace apcgate::e2e

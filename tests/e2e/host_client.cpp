@@ -97,14 +97,18 @@ std::optional<std::string> HostClient::handshake(std::string_view lines) {
 std::optional<Response> HostClient::read(std::chrono::milliseconds timeout) {
     const auto deadline = std::chrono::steady_clock::now() + timeout;
     std::uint8_t header[5];
-    if (!read_exact(header, deadline)) return std::nullopt;
+    if (!read_exact({header, 1}, deadline)) return std::nullopt;
+    // A message once begun is read whole whatever the caller's deadline: cutting it would lose
+    // the stream's framing for every later read.
+    const auto whole = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+    if (!read_exact({header + 1, 4}, whole)) return std::nullopt;
     const std::uint32_t len = header[1] | header[2] << 8 | header[3] << 16 |
                               static_cast<std::uint32_t>(header[4]) << 24;
     if (len > 256u * 1024 * 1024) return std::nullopt;
     Response r;
     r.code = header[0];
     r.body.resize(len);
-    if (len > 0 && !read_exact({reinterpret_cast<std::uint8_t*>(r.body.data()), len}, deadline))  // NOLINT
+    if (len > 0 && !read_exact({reinterpret_cast<std::uint8_t*>(r.body.data()), len}, whole))  // NOLINT
         return std::nullopt;
     return r;
 }

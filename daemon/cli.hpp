@@ -25,6 +25,11 @@ struct CommonOptions {
     std::string annotate_fifo;
     std::string annotate_socket_name = "streamline-annotate";
     std::uint16_t annotate_tcp_port = 8082;
+    // Perf collector: follow these processes (their threads and children) instead of the whole
+    // system; set by `record -- CMD` (a gated child that execs after the capture starts:
+    // follow_from_exec) and `record --pid`.
+    std::vector<std::int32_t> follow_pids;
+    bool follow_from_exec = false;
 };
 
 struct ServeOptions {
@@ -44,6 +49,7 @@ struct RecordOptions {
     std::optional<model::SampleRate> sample_rate;
     bool force = false;
     std::vector<std::string> command;  // run this and capture until it exits
+    std::vector<std::int32_t> pids;    // --pid: follow these processes until they exit
 };
 
 struct InspectOptions {

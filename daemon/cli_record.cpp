@@ -1,10 +1,15 @@
-#include <spawn.h>
+#include <fcntl.h>
 #include <spdlog/spdlog.h>
 #include <sys/wait.h>
+#include <unistd.h>
 
+#include <algorithm>
 #include <asio/io_context.hpp>
 #include <asio/signal_set.hpp>
+#include <asio/steady_timer.hpp>
+#include <cerrno>
 #include <csignal>
+#include <cstring>
 #include <fstream>
 #include <sstream>
 
@@ -12,8 +17,6 @@
 #include "daemon/cli.hpp"
 #include "daemon/exit_codes.hpp"
 #include "xml/documents.hpp"
-
-extern char** environ;  // NOLINT: POSIX
 
 namespace apcgate::daemon {
 
@@ -52,13 +55,101 @@ Result<model::Configuration> configuration_for(const RecordOptions& o, const Col
     return std::move(parsed).value();
 }
 
-pid_t spawn(const std::vector<std::string>& command) {
-    std::vector<char*> argv;
-    for (const auto& a : command) argv.push_back(const_cast<char*>(a.c_str()));  // NOLINT
-    argv.push_back(nullptr);
-    pid_t pid = -1;
-    if (::posix_spawnp(&pid, argv[0], nullptr, nullptr, argv.data(), environ) != 0) return -1;
-    return pid;
+// The command's executable, found as execvp would (a name without '/' is looked up in PATH).
+std::optional<std::string> find_executable(const std::string& name) {
+    if (name.find('/') != std::string::npos)
+        return ::access(name.c_str(), X_OK) == 0 ? std::optional<std::string>(name) : std::nullopt;
+    const char* path = ::getenv("PATH");
+    std::istringstream dirs(path != nullptr ? path : "/usr/local/bin:/usr/bin:/bin");
+    for (std::string dir; std::getline(dirs, dir, ':');) {
+        const std::string candidate = (dir.empty() ? "." : dir) + "/" + name;
+        if (::access(candidate.c_str(), X_OK) == 0) return candidate;
+    }
+    return std::nullopt;
+}
+
+// `record -- CMD` runs CMD as a child held at a gate (a pipe it reads one byte from) until the
+// capture is started, so its perf events are open before it runs: they are opened on the child
+// with enable_on_exec and start counting at its exec, and nothing it does is missed.
+class GatedChild {
+  public:
+    GatedChild() = default;
+    GatedChild(const GatedChild&) = delete;
+    GatedChild& operator=(const GatedChild&) = delete;
+    ~GatedChild() { abandon(); }
+
+    Status spawn(const std::vector<std::string>& command) {
+        const auto exe = find_executable(command.front());
+        if (!exe)
+            return Error::at("cannot run '" + command.front() + "': not found or not executable");
+        std::vector<char*> argv;
+        for (const auto& a : command) argv.push_back(const_cast<char*>(a.c_str()));  // NOLINT
+        argv.push_back(nullptr);
+        int gate[2];
+        if (::pipe2(gate, O_CLOEXEC) != 0)
+            return Error::at(std::string("pipe: ") + std::strerror(errno));
+        pid_ = ::fork();
+        if (pid_ < 0) {
+            ::close(gate[0]);
+            ::close(gate[1]);
+            return Error::at(std::string("fork: ") + std::strerror(errno));
+        }
+        if (pid_ == 0) {  // the child: only async-signal-safe calls until exec
+            ::close(gate[1]);
+            char go = 0;
+            ssize_t n;
+            do n = ::read(gate[0], &go, 1);
+            while (n < 0 && errno == EINTR);
+            if (n != 1) ::_exit(127);  // the recorder gave up before starting
+            ::execv(exe->c_str(), argv.data());
+            ::_exit(127);
+        }
+        ::close(gate[0]);
+        gate_ = gate[1];
+        return {};
+    }
+    // Lets the child exec.
+    bool release() {
+        const char go = 'g';
+        const bool ok = ::write(gate_, &go, 1) == 1;
+        ::close(gate_);
+        gate_ = -1;
+        released_ = true;
+        return ok;
+    }
+    // Reaps the child if it has exited; true once it has.
+    bool reap() {
+        if (pid_ <= 0) return true;
+        int status = 0;
+        if (::waitpid(pid_, &status, WNOHANG) != pid_) return false;
+        pid_ = -1;
+        return true;
+    }
+    [[nodiscard]] pid_t pid() const { return pid_; }
+
+  private:
+    // The capture never started: close the gate (the child exits without running CMD). A
+    // command already running is the user's: it is left to finish on its own.
+    void abandon() {
+        if (gate_ >= 0) ::close(gate_);
+        gate_ = -1;
+        if (pid_ > 0 && !released_ && !reap()) ::waitpid(pid_, nullptr, 0);
+        pid_ = -1;
+    }
+    pid_t pid_ = -1;
+    int gate_ = -1;
+    bool released_ = false;
+};
+
+// Whether a followed process still runs (a zombie has exited; its parent has not reaped it).
+bool process_alive(const std::filesystem::path& proc_root, std::int32_t pid) {
+    std::ifstream in(proc_root / std::to_string(pid) / "stat");
+    std::string stat;
+    if (!std::getline(in, stat)) return false;
+    const auto close = stat.rfind(')');
+    if (close == std::string::npos || close + 2 >= stat.size()) return false;
+    const char state = stat[close + 2];
+    return state != 'Z' && state != 'X' && state != 'x';
 }
 
 }  // namespace
@@ -69,7 +160,28 @@ int run_record(const RecordOptions& o) {
         spdlog::error("{}", settings.error().to_string());
         return kExitInvalidInput;
     }
-    CollectorSet collectors = make_collectors(o.common);
+    ::signal(SIGPIPE, SIG_IGN);  // a child that vanished before its gate opened
+    // What to follow: a command (held at its gate until the capture runs), running processes,
+    // or (neither) the whole system.
+    CommonOptions common = o.common;
+    GatedChild child;
+    if (!o.command.empty()) {
+        if (Status st = child.spawn(o.command); !st) {
+            spdlog::error("{}", st.error().to_string());
+            return kExitFailure;
+        }
+        common.follow_pids = {child.pid()};
+        common.follow_from_exec = true;
+    } else if (!o.pids.empty()) {
+        for (const std::int32_t pid : o.pids) {
+            if (!process_alive(o.common.proc_root, pid)) {
+                spdlog::error("--pid {}: no such process", pid);
+                return kExitUsage;
+            }
+        }
+        common.follow_pids = o.pids;
+    }
+    CollectorSet collectors = make_collectors(common);
     auto config = configuration_for(o, collectors);
     if (!config) {
         spdlog::error("{}", config.error().to_string());
@@ -78,16 +190,19 @@ int run_record(const RecordOptions& o) {
     CaptureService service(collectors, std::nullopt);
     (void)service.deliver_configuration(*config);
     model::CaptureCounters counters = service.prepare_counters();
-    for (const auto& name : counters.ignored()) spdlog::warn("counter {} is not available here", name);
+    for (const auto& name : counters.ignored())
+        spdlog::warn("counter {} is not available here", name);
 
     auto dir = ApcDirectory::create(o.output, o.force);
     if (!dir) {
         spdlog::error("{}", dir.error().to_string());
-        return dir.error().message.rfind("already exists", 0) == 0 ? kExitOutputExists : kExitFailure;
+        return dir.error().message.rfind("already exists", 0) == 0 ? kExitOutputExists
+                                                                   : kExitFailure;
     }
     ApcDirectory& sink = **dir;
     for (const auto& [name, text] :
-         {std::pair<const char*, std::string>{"captured.xml", service.captured_xml(*settings, counters, true)},
+         {std::pair<const char*, std::string>{"captured.xml",
+                                              service.captured_xml(*settings, counters, true)},
           {"session.xml", settings->session_xml},
           {"events.xml", service.events_xml()}}) {
         if (Status st = sink.write_document(name, text); !st) {
@@ -98,27 +213,34 @@ int run_record(const RecordOptions& o) {
 
     asio::io_context io(1);
     asio::signal_set signals(io, SIGINT, SIGTERM, SIGCHLD);
-    pid_t child = -1;
+    asio::steady_timer followed(io);  // --pid: notices when the processes are gone
     std::shared_ptr<LiveCapture> capture;
-    std::function<void(const std::error_code&, int)> on_signal = [&](const std::error_code& ec, int sig) {
+    std::function<void(const std::error_code&, int)> on_signal = [&](const std::error_code& ec,
+                                                                     int sig) {
         if (ec) return;
         if (sig == SIGCHLD) {
-            int status = 0;
-            if (child > 0 && ::waitpid(child, &status, WNOHANG) == child) {
-                child = -1;
-                if (capture) capture->stop("command exited");
-            }
+            if (child.pid() > 0 && child.reap() && capture) capture->stop("command exited");
         } else if (capture) {
             capture->stop(sig == SIGINT ? "interrupted (SIGINT)" : "terminated (SIGTERM)");
         }
         if (capture && capture->running()) signals.async_wait(on_signal);
     };
     signals.async_wait(on_signal);
+    std::function<void(const std::error_code&)> watch = [&](const std::error_code& ec) {
+        if (ec || !capture || !capture->running()) return;
+        const bool any = std::any_of(o.pids.begin(), o.pids.end(), [&](std::int32_t pid) {
+            return process_alive(o.common.proc_root, pid);
+        });
+        if (!any) return capture->stop("followed processes exited");
+        followed.expires_after(std::chrono::milliseconds(100));
+        followed.async_wait(watch);
+    };
 
     auto started = service.start_capture(io.get_executor(), *settings, counters, sink,
                                          [&](const std::string&) {
                                              std::error_code ec;
                                              signals.cancel(ec);
+                                             followed.cancel();
                                          });
     if (!started) {
         spdlog::error("{}", started.error().to_string());
@@ -126,14 +248,14 @@ int run_record(const RecordOptions& o) {
     }
     capture = std::move(started).value();
     if (!o.command.empty()) {
-        child = spawn(o.command);
-        if (child < 0) {
-            spdlog::error("cannot run '{}'", o.command.front());
-            capture->stop("command failed to start");
-        }
+        // The events are open: let the command run. SIGCHLD is handled from here on.
+        if (!child.release() || child.reap()) capture->stop("command failed to start");
+    } else if (!o.pids.empty()) {
+        watch({});
     }
-    spdlog::info("recording into {}{}", o.output.string(),
-                 o.duration_s > 0 ? " for " + std::to_string(o.duration_s) + " s" : " (Ctrl-C stops)");
+    spdlog::info(
+        "recording into {}{}", o.output.string(),
+        o.duration_s > 0 ? " for " + std::to_string(o.duration_s) + " s" : " (Ctrl-C stops)");
     io.run();
     if (!sink.status()) {
         spdlog::error("{}", sink.status().error().to_string());

@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include "collectors/annotate/annotate_source.hpp"
+#include "collectors/perf/perf_source.hpp"
 #include "collectors/pmu/pmu_probe.hpp"
 #include "collectors/procfs/cpu_info.hpp"
 #include "collectors/procfs/procfs_source.hpp"
@@ -28,6 +29,22 @@ CollectorSet make_collectors(const CommonOptions& options) {
             an::make_config(options.annotate_socket_name, options.annotate_tcp_port,
                             options.annotate_fifo),
             log));
+    }
+    {
+        // Scheduler activity, call stacks, software and hardware counters: system-wide, or just
+        // the processes `record` follows.
+        namespace pf = collectors::perf;
+        pf::PerfOptions po;
+        po.proc_root = options.proc_root;
+        po.sys_root = options.sys_root;
+        po.follow_pids = options.follow_pids;
+        po.from_exec = options.follow_from_exec;
+        po.log = [](pf::LogLevel level, const std::string& line) {
+            if (level == pf::LogLevel::Warn) spdlog::warn("{}", line);
+            else if (level == pf::LogLevel::Info) spdlog::info("{}", line);
+            else spdlog::debug("{}", line);
+        };
+        set.sources.push_back(std::make_unique<pf::PerfSource>(std::move(po)));
     }
     set.declare_all();
     if (set.target.name.empty()) {

@@ -89,8 +89,17 @@ int main(int argc, char** argv) {
         ->check(CLI::IsMember({"none", "low", "normal", "high"}));
     record_cmd->add_flag("-f,--force", record.force,
                          "Overwrite the capture files of an existing directory");
-    record_cmd->add_option("command", record.command,
-                           "Command to run (after --); the capture stops when it exits");
+    auto* record_command = record_cmd->add_option(
+        "command", record.command,
+        "Command to run (after --); only it, its threads and its children are captured, from "
+        "its exec, and the capture stops when it exits");
+    record_cmd
+        ->add_option("--pid", record.pids,
+                     "Follow these running processes (PID[,PID...]: their threads and new "
+                     "children) instead of the whole system; stops when they have all exited")
+        ->delimiter(',')
+        ->check(CLI::PositiveNumber)
+        ->excludes(record_command);
 
     InspectOptions inspect;
     auto* inspect_cmd = app.add_subcommand(

@@ -1,0 +1,147 @@
+#include "collectors/perf/perf_session.hpp"
+
+#include <sys/ioctl.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <map>
+
+#include "collectors/perf/event_attrs.hpp"
+
+namespace apcgate::collectors::perf {
+
+int PerfSession::open_one(const EventOpener& opener, perf_event_attr attr, pid_t pid, int cpu,
+                          int group_fd, const std::string& what,
+                          std::vector<std::string>& warnings) {
+    const int fd = opener(attr, pid, cpu, group_fd, 0);
+    if (fd < 0) {
+        warnings.push_back(
+            open_failure(what + (pid > 0 ? " for tid " + std::to_string(pid) : ""), cpu, fd));
+        return -1;
+    }
+    fds_.emplace_back(fd);
+    return fd;
+}
+
+Result<std::unique_ptr<PerfSession>> PerfSession::open(const SessionPlan& plan,
+                                                       const EventOpener& opener,
+                                                       LayoutTable& layouts,
+                                                       RecordNormalizer& normalizer,
+                                                       std::vector<std::string>& warnings) {
+    std::unique_ptr<PerfSession> s(new PerfSession());
+    s->scale_ = plan.scale;
+    const bool follow = !(plan.targets.size() == 1 && plan.targets.front() == -1);
+    AttrCommon ac;
+    ac.kernel = plan.kernel;
+    ac.inherit = follow;
+    ac.enable_on_exec = plan.enable_on_exec;
+    AttrCommon cpu_wide = ac;  // idle belongs to the CPU, not to a task
+    cpu_wide.inherit = false;
+    cpu_wide.enable_on_exec = false;
+
+    for (const int cpu : plan.cpus) {
+        int owner = -1;
+        // Opens one event that writes records, mapping the ring or sending it to the owner's.
+        const auto writer = [&](const perf_event_attr& attr, pid_t pid, EventRole role,
+                                const std::string& what) {
+            const int fd = s->open_one(opener, attr, pid, cpu, -1, what, warnings);
+            if (fd < 0) return false;
+            if (owner < 0) {
+                // The locked-memory limit may not allow the size asked for: halve until it fits.
+                Result<PerfRing> ring = PerfRing::map(fd, plan.ring_bytes);
+                for (std::size_t b = plan.ring_bytes / 2; !ring && b >= 8192; b /= 2)
+                    ring = PerfRing::map(fd, b);
+                if (!ring) {
+                    warnings.push_back("cpu " + std::to_string(cpu) + ": " + ring.error().message);
+                    return false;
+                }
+                owner = fd;
+                s->rings_.push_back(
+                    Ring{cpu, fd, std::move(ring).value(), "perf ring cpu " + std::to_string(cpu)});
+            } else if (::ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, owner) != 0) {
+                warnings.push_back(what + " on cpu " + std::to_string(cpu) +
+                                   ": cannot share the ring: " + std::strerror(errno));
+                return false;
+            }
+            std::uint64_t id = 0;
+            if (::ioctl(fd, PERF_EVENT_IOC_ID, &id) != 0) {
+                warnings.push_back(what + ": PERF_EVENT_IOC_ID failed: " + std::strerror(errno));
+                return false;
+            }
+            layouts.add(id, attr.sample_type);
+            normalizer.set_role(id, role);
+            return true;
+        };
+        for (const pid_t target : plan.targets) {
+            // Without its side-band the target is gone (or has no ring): nothing else for it.
+            // Wake the reader every quarter ring, at most every 512 KiB: small batches.
+            const std::size_t wakeup = std::min<std::size_t>(plan.ring_bytes / 4, 512u << 10);
+            if (!writer(sideband_attr(ac, plan.context_switch, wakeup), target, EventRole::Sideband,
+                        "side-band"))
+                continue;
+            if (plan.sched_switch_id)
+                writer(tracepoint_attr(ac, *plan.sched_switch_id), target, EventRole::SchedSwitch,
+                       "sched:sched_switch");
+            if (plan.sample_hz > 0)
+                writer(clock_sampler_attr(ac, plan.sample_hz, plan.callchain), target,
+                       EventRole::ClockSampler, "cpu-clock sampling");
+            for (const auto& smp : plan.samplers)
+                writer(event_sampler_attr(ac, smp.type, smp.config, smp.period, plan.callchain),
+                       target, EventRole::PmuSampler, smp.name + " sampling");
+            std::map<int, Group> groups;
+            for (const auto& c : plan.counters) {
+                Group& g = groups[c.group];
+                const int fd = s->open_one(opener, counter_attr(ac, c.type, c.config), target, cpu,
+                                           g.leader, c.name, warnings);
+                if (fd < 0) continue;
+                if (g.leader < 0) {
+                    g.leader = fd;
+                    g.cpu = cpu;
+                }
+                g.keys.push_back(c.key);
+            }
+            for (auto& [index, g] : groups)
+                if (g.leader >= 0) s->groups_.push_back(std::move(g));
+        }
+        if (plan.cpu_idle_id && owner >= 0)
+            writer(tracepoint_attr(cpu_wide, *plan.cpu_idle_id), -1, EventRole::CpuIdle,
+                   "power:cpu_idle");
+    }
+    if (s->rings_.empty())
+        return Error::at(warnings.empty() ? "no perf ring could be opened" : warnings.front());
+    return s;
+}
+
+Status PerfSession::enable() {
+    for (const PerfFd& fd : fds_)
+        if (::ioctl(fd.get(), PERF_EVENT_IOC_ENABLE, 0) != 0)
+            return Error::at(std::string("PERF_EVENT_IOC_ENABLE: ") + std::strerror(errno));
+    return {};
+}
+
+void PerfSession::disable() {
+    for (const PerfFd& fd : fds_) ::ioctl(fd.get(), PERF_EVENT_IOC_DISABLE, 0);
+}
+
+void PerfSession::read_counters(std::vector<CounterTotal>& out) {
+    std::map<std::pair<int, model::CounterKey>, double> totals;
+    for (const Group& g : groups_) {
+        // {nr, time_enabled, time_running, value[nr]}
+        read_buf_.assign(3 + g.keys.size(), 0);
+        const ssize_t n = ::read(g.leader, read_buf_.data(), read_buf_.size() * 8);
+        if (n < 24) continue;
+        const std::uint64_t nr = std::min<std::uint64_t>(read_buf_[0], g.keys.size());
+        const std::uint64_t enabled = read_buf_[1], running = read_buf_[2];
+        // A multiplexed group counted only part of the time: scale up to the whole time.
+        const double scale = !scale_ || running >= enabled ? 1.0
+                             : running == 0
+                                 ? 0.0
+                                 : static_cast<double>(enabled) / static_cast<double>(running);
+        for (std::uint64_t i = 0; i < nr && (4 + i) * 8 <= static_cast<std::uint64_t>(n); ++i)
+            totals[{g.cpu, g.keys[i]}] += static_cast<double>(read_buf_[3 + i]) * scale;
+    }
+    for (const auto& [k, v] : totals) out.push_back(CounterTotal{k.first, k.second, v});
+}
+
+}  // namespace apcgate::collectors::perf

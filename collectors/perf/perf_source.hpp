@@ -1,0 +1,81 @@
+// The Linux perf collector: scheduler activity (Activity frames), sampled call stacks
+// (Backtrace frames with cookies for images), the kernel's software counters and the hardware
+// PMU (through libpfm4) per CPU, idle states, and the names of threads and processes kept
+// current. System-wide by default; given pids it follows just those processes, their threads
+// and their children (per-task events with inherit), which also works unprivileged.
+//
+// Lifetime: one PerfSource lives as long as the daemon. declare() probes what opens here (once)
+// and offers only that; each capture's start() opens the events and starts the reader thread,
+// stop() drains what is left and closes every fd and mapping.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "collectors/ingest/ingest_report.hpp"
+#include "collectors/perf/perf_fd.hpp"
+#include "collectors/perf/perf_reader.hpp"
+#include "collectors/perf/probe.hpp"
+#include "collectors/source.hpp"
+
+namespace apcgate::collectors::perf {
+
+struct PerfOptions {
+    std::filesystem::path proc_root = "/proc";
+    std::filesystem::path sys_root = "/sys";
+    std::filesystem::path tracefs_root;     // empty: a mounted tracefs, else a private mount
+    std::vector<std::int32_t> follow_pids;  // empty: the whole system
+    // The followed pids are children held at a gate that exec only after start(): counting
+    // starts at that exec (enable_on_exec), and /proc is not read for them beforehand.
+    bool from_exec = false;
+    EventOpener opener;  // empty: the real perf_event_open
+    LogFn log;
+    std::optional<std::vector<pmu::DetectedPmu>> pmus;  // empty: what libpfm4 detects
+    std::size_t ring_bytes = 0;  // per CPU; 0: ring_bytes_for() (capture_plan.hpp)
+};
+
+// At most this many events leave the source per poll (memory stays bounded per step).
+inline constexpr std::size_t kMaxEventsPerPoll = 64u * 1024;
+
+class PerfSource final : public Source {
+  public:
+    explicit PerfSource(PerfOptions options);
+    ~PerfSource() override;
+
+    [[nodiscard]] std::string_view name() const override { return "perf"; }
+    void declare(model::CounterCatalog& catalog) override;
+    Status start(const CaptureContext& ctx) override;
+    [[nodiscard]] model::Nanos poll_period() const override { return 10'000'000; }
+    PollResult poll(model::Nanos now, std::vector<model::Event>& out) override;
+    void stop(model::Nanos now, std::vector<model::Event>& out) override;
+
+    [[nodiscard]] const Capabilities& capabilities() const { return caps_; }
+    // What the last capture read, mapped, skipped and found bad (after its stop()).
+    [[nodiscard]] const std::optional<ingest::IngestReport>& last_report() const {
+        return last_report_;
+    }
+    [[nodiscard]] const ReaderStats& last_reader_stats() const { return last_stats_; }
+    [[nodiscard]] std::uint64_t last_lost() const { return last_lost_; }
+    [[nodiscard]] std::size_t open_fds() const;
+
+  private:
+    struct Capture;
+    void log(LogLevel level, const std::string& text) const {
+        if (options_.log) options_.log(level, text);
+    }
+    void close_capture();
+
+    PerfOptions options_;
+    Capabilities caps_;
+    bool probed_ = false;
+    std::unique_ptr<Capture> capture_;
+    std::optional<ingest::IngestReport> last_report_;
+    ReaderStats last_stats_;
+    std::uint64_t last_lost_ = 0;
+};
+
+}  // namespace apcgate::collectors::perf

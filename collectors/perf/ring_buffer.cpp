@@ -1,0 +1,93 @@
+#include "collectors/perf/ring_buffer.hpp"
+
+#include <linux/perf_event.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <utility>
+
+namespace apcgate::collectors::perf {
+
+Status copy_ring(std::span<const std::uint8_t> data, std::uint64_t tail, std::uint64_t head,
+                 std::vector<std::uint8_t>& out) {
+    const std::uint64_t size = data.size();
+    if (size == 0 || (size & (size - 1)) != 0) return Error::at("ring size is not a power of two");
+    if (head < tail || head - tail > size) {
+        Error e = Error::at("ring head " + std::to_string(head) +
+                            " is not within one ring of tail " + std::to_string(tail));
+        e.offset = tail;
+        e.record = "perf_event_mmap_page";
+        return e;
+    }
+    const std::uint64_t n = head - tail;
+    const std::size_t at = static_cast<std::size_t>(tail & (size - 1));
+    const std::size_t first = static_cast<std::size_t>(std::min<std::uint64_t>(n, size - at));
+    out.insert(out.end(), data.begin() + static_cast<std::ptrdiff_t>(at),
+               data.begin() + static_cast<std::ptrdiff_t>(at + first));
+    // The rest wrapped around to the start of the area.
+    out.insert(out.end(), data.begin(), data.begin() + static_cast<std::ptrdiff_t>(n - first));
+    return {};
+}
+
+Result<PerfRing> PerfRing::map(int fd, std::size_t data_bytes) {
+    const auto page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
+    if (data_bytes < page || (data_bytes & (data_bytes - 1)) != 0)
+        return Error::at("ring size " + std::to_string(data_bytes) + " is not 2^n pages");
+    PerfRing r;
+    r.map_bytes_ = page + data_bytes;
+    void* p = ::mmap(nullptr, r.map_bytes_, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    if (p == MAP_FAILED) {
+        const int err = errno;
+        std::string msg = "mmap of the perf ring (" + std::to_string(data_bytes / 1024) +
+                          " KiB): " + std::strerror(err);
+        if (err == EPERM || err == ENOMEM)
+            msg += " (over the locked-memory limit: kernel.perf_event_mlock_kb / ulimit -l)";
+        return Error::at(std::move(msg));
+    }
+    r.base_ = p;
+    r.data_bytes_ = data_bytes;
+    return r;
+}
+
+PerfRing::PerfRing(PerfRing&& o) noexcept
+    : base_(std::exchange(o.base_, nullptr)),
+      map_bytes_(std::exchange(o.map_bytes_, 0)),
+      data_bytes_(std::exchange(o.data_bytes_, 0)) {}
+
+PerfRing& PerfRing::operator=(PerfRing&& o) noexcept {
+    if (this != &o) {
+        unmap();
+        base_ = std::exchange(o.base_, nullptr);
+        map_bytes_ = std::exchange(o.map_bytes_, 0);
+        data_bytes_ = std::exchange(o.data_bytes_, 0);
+    }
+    return *this;
+}
+
+PerfRing::~PerfRing() {
+    unmap();
+}
+
+void PerfRing::unmap() {
+    if (base_ != nullptr) ::munmap(base_, map_bytes_);
+    base_ = nullptr;
+}
+
+Result<PerfRing::Drained> PerfRing::drain(std::vector<std::uint8_t>& out) {
+    if (base_ == nullptr) return Drained{};
+    auto* page = static_cast<perf_event_mmap_page*>(base_);
+    // Acquire pairs with the kernel's release of data_head: the bytes before it are complete.
+    const std::uint64_t head = __atomic_load_n(&page->data_head, __ATOMIC_ACQUIRE);
+    const std::uint64_t tail = page->data_tail;
+    const auto* data = static_cast<const std::uint8_t*>(base_) + (map_bytes_ - data_bytes_);
+    const std::size_t before = out.size();
+    Status st = copy_ring({data, data_bytes_}, tail, head, out);
+    // Release: the kernel may overwrite the space only after we have copied it.
+    __atomic_store_n(&page->data_tail, head, __ATOMIC_RELEASE);
+    if (!st) return std::move(st).take_error();
+    return Drained{tail, out.size() - before};
+}
+
+}  // namespace apcgate::collectors::perf

@@ -1,0 +1,51 @@
+// One perf ring buffer (perf_event_open(2), "MMAP layout"): a control page followed by a data
+// area of 2^n pages the kernel writes records into. data_head (written by the kernel) and
+// data_tail (written by us) are byte positions that only grow; the bytes of position p live at
+// data[p % size], so a record may wrap past the end of the area. We copy [tail, head) out,
+// linear, in one go, then hand the space back by storing head as the new tail.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <span>
+#include <vector>
+
+#include "protocol/wire/result.hpp"
+
+namespace apcgate::collectors::perf {
+
+// Appends the bytes at stream positions [tail, head) of a ring data area (size a power of two)
+// to `out`, joining the part that wraps past the end to the part at the start. Fails and copies
+// nothing when head is behind tail or more than the area ahead of it.
+Status copy_ring(std::span<const std::uint8_t> data, std::uint64_t tail, std::uint64_t head,
+                 std::vector<std::uint8_t>& out);
+
+class PerfRing {
+  public:
+    PerfRing() = default;
+    // Maps the ring of `fd` with `data_bytes` (a power-of-two number of pages) of data area.
+    static Result<PerfRing> map(int fd, std::size_t data_bytes);
+    PerfRing(PerfRing&& o) noexcept;
+    PerfRing& operator=(PerfRing&& o) noexcept;
+    PerfRing(const PerfRing&) = delete;
+    PerfRing& operator=(const PerfRing&) = delete;
+    ~PerfRing();
+
+    struct Drained {
+        std::uint64_t position = 0;  // stream position of the first byte appended
+        std::size_t bytes = 0;
+    };
+    // Appends everything written since the last drain to `out` and releases it to the kernel.
+    Result<Drained> drain(std::vector<std::uint8_t>& out);
+    [[nodiscard]] bool mapped() const { return base_ != nullptr; }
+    [[nodiscard]] std::size_t data_bytes() const { return data_bytes_; }
+
+  private:
+    void unmap();
+
+    void* base_ = nullptr;
+    std::size_t map_bytes_ = 0;
+    std::size_t data_bytes_ = 0;
+};
+
+}  // namespace apcgate::collectors::perf

@@ -1,0 +1,41 @@
+#include "collectors/pmu/pmu_events.hpp"
+
+#include <perfmon/pfmlib_perf_event.h>
+
+#include <cstring>
+
+namespace apcgate::collectors::pmu {
+
+std::vector<PmuEventInfo> list_pmu_events(std::string_view pmu, std::size_t limit) {
+    std::vector<PmuEventInfo> out;
+    if (pfm_initialize() != PFM_SUCCESS) return out;
+    for (int p = PFM_PMU_NONE + 1; p < PFM_PMU_MAX; ++p) {
+        pfm_pmu_info_t info;
+        std::memset(&info, 0, sizeof info);
+        info.size = sizeof info;
+        if (pfm_get_pmu_info(static_cast<pfm_pmu_t>(p), &info) != PFM_SUCCESS) continue;
+        if (info.name == nullptr || pmu != info.name) continue;
+        for (int e = info.first_event; e != -1 && out.size() < limit; e = pfm_get_event_next(e)) {
+            pfm_event_info_t ev;
+            std::memset(&ev, 0, sizeof ev);
+            ev.size = sizeof ev;
+            if (pfm_get_event_info(e, PFM_OS_PERF_EVENT, &ev) != PFM_SUCCESS || ev.name == nullptr)
+                continue;
+            const std::string spec = std::string(info.name) + "::" + ev.name;
+            perf_event_attr attr;
+            std::memset(&attr, 0, sizeof attr);
+            pfm_perf_encode_arg_t arg;
+            std::memset(&arg, 0, sizeof arg);
+            arg.attr = &attr;
+            arg.size = sizeof arg;
+            if (pfm_get_os_event_encoding(spec.c_str(), PFM_PLM0 | PFM_PLM3, PFM_OS_PERF_EVENT,
+                                          &arg) != PFM_SUCCESS)
+                continue;
+            out.push_back({ev.name, ev.desc != nullptr ? ev.desc : "", attr.type, attr.config});
+        }
+        break;
+    }
+    return out;
+}
+
+}  // namespace apcgate::collectors::pmu

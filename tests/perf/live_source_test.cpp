@@ -1,0 +1,330 @@
+// The perf source against this machine's kernel (needs root), driven in-process the way the
+// capture engine drives it: switches and names of threads that ping-pong, samples that resolve
+// to a burning function through the symbol table, a pretend hardware PMU (software events stand
+// in through the injectable opener), records lost from a tiny ring counted and annotated, idle
+// states, and every descriptor closed afterwards.
+#include <gtest/gtest.h>
+#include <pthread.h>
+#include <sched.h>
+#include <sys/syscall.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+#include <ctime>
+#include <filesystem>
+#include <map>
+#include <thread>
+
+#include "collectors/perf/perf_source.hpp"
+#include "protocol/model/timeline_clock.hpp"
+#include "symbols.hpp"
+
+extern "C" __attribute__((noinline)) std::uint64_t perf_live_test_burn(long ms) {
+    const auto end = std::chrono::steady_clock::now() + std::chrono::milliseconds(ms);
+    volatile std::uint64_t x = 1;
+    while (std::chrono::steady_clock::now() < end)
+        for (int i = 0; i < 100000; ++i) x = x * 6364136223846793005ull + 1442695040888963407ull;
+    return x;
+}
+
+namespace apcgate::collectors::perf {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::int64_t monotonic() {
+    return model::timeline_clock_ns();
+}
+
+int gettid() {
+    return static_cast<int>(::syscall(SYS_gettid));
+}
+
+int open_fds() {
+    int n = 0;
+    for (const auto& e : fs::directory_iterator("/proc/self/fd")) (void)e, ++n;
+    return n;
+}
+
+template <class T>
+std::vector<T> all_of(const std::vector<model::Event>& events) {
+    std::vector<T> out;
+    for (const auto& e : events)
+        if (const T* v = std::get_if<T>(&e)) out.push_back(*v);
+    return out;
+}
+
+// Runs one capture around `work`, polling from this thread as the engine would.
+class Capture {
+  public:
+    explicit Capture(PerfOptions options) : source(std::move(options)) { source.declare(catalog); }
+
+    void run(const model::Configuration& config, const std::function<void()>& work) {
+        counters = model::CaptureCounters::assign(catalog, config);
+        zero = monotonic();
+        const CaptureContext ctx{settings, counters, zero};
+        Status st = source.start(ctx);
+        ASSERT_TRUE(st) << st.error().to_string();
+        std::atomic<bool> done{false};
+        std::thread worker([&] {
+            work();
+            done = true;
+        });
+        model::Nanos last_wm = 0;
+        while (!done) {
+            std::this_thread::sleep_for(std::chrono::milliseconds(10));
+            const auto r = source.poll(monotonic() - zero, events);
+            EXPECT_GE(r.watermark, last_wm);
+            last_wm = r.watermark;
+        }
+        worker.join();
+        source.stop(monotonic() - zero, events);
+        for (std::size_t i = 1; i < events.size(); ++i)
+            ASSERT_GE(model::timestamp_of(events[i]), model::timestamp_of(events[i - 1])) << i;
+    }
+    model::Configuration defaults() const { return catalog.defaults(); }
+
+    PerfSource source;
+    model::CounterCatalog catalog;
+    model::CaptureSettings settings;
+    model::CaptureCounters counters;
+    std::int64_t zero = 0;
+    std::vector<model::Event> events;
+};
+
+void pingpong(long n, std::atomic<int>& ping_tid, std::atomic<int>& pong_tid) {
+    int ab[2], ba[2];
+    ASSERT_EQ(::pipe(ab), 0);
+    ASSERT_EQ(::pipe(ba), 0);
+    // Both on one CPU: every hand-over then needs a context switch, so each thread is
+    // switched in at least once per round.
+    const int cpu = ::sched_getcpu();
+    auto player = [n, cpu](const char* name, int in, int out, bool serves, std::atomic<int>& id) {
+        cpu_set_t set;
+        CPU_ZERO(&set);
+        CPU_SET(cpu, &set);
+        ::pthread_setaffinity_np(::pthread_self(), sizeof set, &set);
+        ::pthread_setname_np(::pthread_self(), name);
+        id = gettid();
+        char c = 'x';
+        for (long i = 0; i < n; ++i) {
+            if (serves && ::write(out, &c, 1) != 1) return;
+            if (::read(in, &c, 1) != 1) return;
+            if (!serves && ::write(out, &c, 1) != 1) return;
+        }
+    };
+    std::thread a(player, "ping", ba[0], ab[1], true, std::ref(ping_tid));
+    std::thread b(player, "pong", ab[0], ba[1], false, std::ref(pong_tid));
+    a.join();
+    b.join();
+    for (int fd : {ab[0], ab[1], ba[0], ba[1]}) ::close(fd);
+}
+
+bool root() {
+    return ::geteuid() == 0;
+}
+
+TEST(LiveSource, PingPongThreadsSwitchAtLeastNTimesUnderTheirNames) {
+    if (!root()) GTEST_SKIP() << "system-wide perf events need root";
+    Capture c({});
+    ASSERT_TRUE(c.source.capabilities().activity());
+    constexpr long kN = 3000;
+    std::atomic<int> ping{0}, pong{0};
+    const int fds_before = open_fds();
+    c.run(c.defaults(), [&] { pingpong(kN, ping, pong); });
+    EXPECT_EQ(open_fds(), fds_before) << "every perf fd, ring and the reader's fds are closed";
+
+    std::map<int, int> switches;
+    for (const auto& s : all_of<model::ActivitySwitch>(c.events)) ++switches[s.tid];
+    EXPECT_EQ(c.source.last_lost(), 0U);
+    EXPECT_GE(switches[ping], kN);
+    EXPECT_GE(switches[pong], kN);
+    std::map<int, std::string> names;
+    for (const auto& n : all_of<model::ThreadName>(c.events)) names[n.tid] = n.name;
+    EXPECT_EQ(names[ping], "ping");
+    EXPECT_EQ(names[pong], "pong");
+    const auto links = all_of<model::ActivityLink>(c.events);
+    EXPECT_TRUE(std::any_of(links.begin(), links.end(), [&](const model::ActivityLink& l) {
+        return l.tid == ping && l.pid == ::getpid() && l.cookie > 1;
+    }));
+    // Wait states come from prev_state: blocking in read() is "other", never all contention.
+    const auto& sw = all_of<model::ActivitySwitch>(c.events);
+    EXPECT_TRUE(std::any_of(sw.begin(), sw.end(), [](const model::ActivitySwitch& s) {
+        return s.wait == model::WaitState::Other;
+    }));
+    ASSERT_TRUE(c.source.last_report());
+    EXPECT_EQ(c.source.last_report()->problem_count(), 0U);
+}
+
+TEST(LiveSource, SamplesResolveThroughTheSymbolTableToTheBurningFunction) {
+    PerfOptions o;
+    o.follow_pids = {::getpid()};  // follows this test process: works unprivileged too
+    Capture c(std::move(o));
+    if (!c.source.capabilities().clock_sampling) GTEST_SKIP() << "cpu-clock sampling does not open";
+    c.settings.sample_rate = model::SampleRate::High;
+    std::atomic<int> burner{0};
+    c.run(c.defaults(), [&] {
+        burner = gettid();
+        perf_live_test_burn(400);
+    });
+    const std::string exe = fs::read_symlink("/proc/self/exe").string();
+    const auto range = testing::function_file_range(exe, "perf_live_test_burn");
+    ASSERT_TRUE(range) << "no symbol in " << exe;
+    std::map<std::int32_t, std::string> cookies;
+    for (const auto& n : all_of<model::CookieName>(c.events)) cookies[n.cookie] = n.name;
+    int samples = 0, in_burn = 0;
+    for (const auto& bt : all_of<model::Backtrace>(c.events)) {
+        if (bt.tid != burner) continue;
+        ++samples;
+        EXPECT_EQ(bt.pid, ::getpid());
+        EXPECT_EQ(cookies[bt.exec_cookie], exe);
+        // The leaf frame is the sampled instruction.
+        const auto& leaf = bt.frames.front();
+        if (cookies[leaf.cookie] == exe && range->contains(leaf.offset)) ++in_burn;
+    }
+    EXPECT_GE(samples, 50);
+    EXPECT_GE(in_burn * 10, samples * 8) << in_burn << " of " << samples << " in the function";
+}
+
+// Hardware events opened as cpu-clock: the whole PMU path (catalog, slot programming, counts,
+// event-based sampling) runs on a machine without a PMU.
+TEST(LiveSource, APretendPmuIsProgrammedCountedAndDrivesSampling) {
+    PerfOptions o;
+    o.follow_pids = {::getpid()};
+    o.pmus = std::vector<pmu::DetectedPmu>{{"amd64_fam19h_zen4", "AMD64 Fam19h Zen4", 6, 0}};
+    const EventOpener real = kernel_opener();
+    o.opener = [real](perf_event_attr& a, pid_t pid, int cpu, int group, unsigned long flags) {
+        if (a.type == PERF_TYPE_HARDWARE || a.type == PERF_TYPE_RAW) {
+            a.type = PERF_TYPE_SOFTWARE;
+            a.config = PERF_COUNT_SW_CPU_CLOCK;
+        }
+        return real(a, pid, cpu, group, flags);
+    };
+    Capture c(std::move(o));
+    const auto* set = c.catalog.find_set_for_slot("Perf_Hardware_cnt0");
+    ASSERT_NE(set, nullptr) << "the pretend PMU is declared";
+    EXPECT_EQ(set->count, 6);
+    EXPECT_FALSE(set->events.empty());
+    ASSERT_NE(c.catalog.find("Perf_Hardware_ccnt"), nullptr);
+    c.settings.sample_rate = model::SampleRate::None;  // only the event-based sampler samples
+    model::Configuration config;
+    config.counters = {{"Perf_Hardware_cnt0", set->events.front().event, 1'000'000, std::nullopt},
+                       {"Perf_Hardware_ccnt", std::nullopt, std::nullopt, std::nullopt}};
+    std::atomic<int> burner{0};
+    std::atomic<std::int64_t> burner_cpu_ns{0};  // what the stand-in clock counts for it
+    c.run(config, [&] {
+        burner = gettid();
+        perf_live_test_burn(300);
+        timespec ts{};
+        ::clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+        burner_cpu_ns = ts.tv_sec * 1'000'000'000LL + ts.tv_nsec;
+    });
+    const auto k0 = c.counters.key("Perf_Hardware_cnt0");
+    const auto kc = c.counters.key("Perf_Hardware_ccnt");
+    ASSERT_TRUE(k0 && kc);
+    std::int64_t cnt0 = 0, ccnt = 0;
+    for (const auto& s : all_of<model::CounterSample>(c.events)) {
+        if (s.key == *k0) cnt0 += s.value;
+        if (s.key == *kc) ccnt += s.value;
+    }
+    // Both count the followed process's CPU time (in ns), which includes the burner's.
+    EXPECT_GE(cnt0, burner_cpu_ns * 95 / 100);
+    EXPECT_GE(ccnt, burner_cpu_ns * 95 / 100);
+    int burner_samples = 0;
+    for (const auto& bt : all_of<model::Backtrace>(c.events)) burner_samples += bt.tid == burner;
+    // One sample per 1'000'000 events of the stand-in: one per ms of the burner's CPU time.
+    const auto expected = static_cast<int>(burner_cpu_ns / 1'000'000);
+    EXPECT_GE(burner_samples, expected * 9 / 10 - 1);
+    EXPECT_LE(burner_samples, expected * 11 / 10 + 1);
+}
+
+TEST(LiveSource, RecordsLostFromAFullRingAreCountedAndAnnotated) {
+    if (!root()) GTEST_SKIP() << "system-wide perf events need root";
+    PerfOptions o;
+    o.ring_bytes = 8192;  // two pages: overflows between drains
+    Capture c(std::move(o));
+    std::atomic<int> ping{0}, pong{0};
+    c.run(c.defaults(), [&] { pingpong(20000, ping, pong); });
+    ASSERT_GT(c.source.last_lost(), 0U) << "the kernel must have dropped records";
+    const auto key = c.counters.key(kLostCounter);
+    ASSERT_TRUE(key);
+    std::int64_t counted = 0;
+    for (const auto& s : all_of<model::CounterSample>(c.events))
+        if (s.key == *key) counted += s.value;
+    EXPECT_EQ(static_cast<std::uint64_t>(counted), c.source.last_lost());
+    bool annotated = false;
+    for (const auto& a : all_of<model::Annotation>(c.events))
+        if (const auto* t = std::get_if<model::TextAnnotation>(&a.body))
+            annotated = annotated || t->text.find("dropped") != std::string::npos;
+    EXPECT_TRUE(annotated);
+}
+
+TEST(LiveSource, IdleFramesWhereTheTracepointExists) {
+    if (!root()) GTEST_SKIP() << "tracepoints need root";
+    Capture c({});
+    if (!c.source.capabilities().cpu_idle) GTEST_SKIP() << "no power:cpu_idle on this kernel";
+    c.run(c.defaults(), [] { std::this_thread::sleep_for(std::chrono::milliseconds(300)); });
+    const auto idle = all_of<model::Idle>(c.events);
+    // Opening it is all we control: a kernel idling through cpuidle-haltpoll never hits it.
+    if (idle.empty()) GTEST_SKIP() << "power:cpu_idle opened but never fired during the capture";
+    EXPECT_TRUE(
+        std::any_of(idle.begin(), idle.end(), [](const model::Idle& i) { return i.state == -1; }));
+    for (const auto& i : idle)
+        EXPECT_LT(i.core, static_cast<int>(c.source.capabilities().cpus.size()));
+}
+
+TEST(LiveSource, AFollowedProcessThatExitsIsNoLongerWaitedOn) {
+    // Its rings report HUP at every wait once it is gone; the reader must stop waiting on them
+    // rather than wake at once again and again until the capture ends.
+    int gate[2];
+    ASSERT_EQ(::pipe(gate), 0);
+    const pid_t child = ::fork();
+    ASSERT_GE(child, 0);
+    if (child == 0) {  // blocks until the gate closes, then exits
+        ::close(gate[1]);
+        char c = 0;
+        (void)!::read(gate[0], &c, 1);
+        ::_exit(0);
+    }
+    ::close(gate[0]);
+    PerfOptions o;
+    o.follow_pids = {child};
+    Capture c(o);
+    c.run(c.defaults(), [&] {
+        ::close(gate[1]);
+        int status = 0;
+        ::waitpid(child, &status, 0);
+        std::this_thread::sleep_for(std::chrono::milliseconds(500));
+    });
+    const ReaderStats& st = c.source.last_reader_stats();
+    std::printf("drains %llu, counter reads %llu, rings closed %llu\n",
+                static_cast<unsigned long long>(st.drains),
+                static_cast<unsigned long long>(st.counter_reads),
+                static_cast<unsigned long long>(st.rings_closed));
+    EXPECT_GT(st.rings_closed, 0U);
+    // Every wait ends at a counter read, a ring's wake-up (none here: the child wrote almost
+    // nothing) or a hang-up; spinning on the hang-ups would make drains far outnumber reads.
+    EXPECT_GT(st.counter_reads, 0U);
+    EXPECT_LE(st.drains, 2 * st.counter_reads + 20);
+    EXPECT_EQ(c.source.open_fds(), 0U);
+}
+
+TEST(LiveSource, ThisVmOffersSoftwareCountersAndSaysWhyNotHardware) {
+    Capture c({});
+    const Capabilities& caps = c.source.capabilities();
+    ASSERT_TRUE(caps.usable);
+    EXPECT_NE(c.catalog.find("PERF_COUNT_SW_PAGE_FAULTS"), nullptr);
+    EXPECT_NE(c.catalog.find(std::string(kLostCounter)), nullptr);
+    if (caps.clusters.empty()) {
+        // No counter set is offered, and a note says why.
+        EXPECT_TRUE(c.catalog.sets().empty());
+        EXPECT_TRUE(std::any_of(caps.notes.begin(), caps.notes.end(), [](const std::string& n) {
+            return n.find("libpfm4") != std::string::npos;
+        }));
+    }
+}
+
+}  // namespace
+}  // namespace apcgate::collectors::perf

@@ -1,0 +1,270 @@
+// `apcgate record` with the perf collector, as a user runs it, on a known workload
+// (perf_workload): following a command from its exec (ping-pong switches under the right names,
+// samples resolving to the burning function through its symbol table), software counter totals
+// against the real `perf stat` on the same process over the same interval, an unprivileged
+// user following its own command, system-wide captures, and tracefs left as it was found.
+#include <gtest/gtest.h>
+#include <sys/stat.h>
+
+#include <chrono>
+#include <set>
+#include <thread>
+
+#include "daemon_process.hpp"
+#include "perf_capture.hpp"
+#include "symbols.hpp"
+
+namespace apcgate::collectors::perf::testing {
+namespace {
+
+using e2e::DaemonProcess;
+using e2e::run_apcgate;
+using e2e::temp_dir;
+
+const std::string kWorkload = PERF_WORKLOAD;
+
+std::map<int, int> switches_per_tid(const CaptureFiles& c) {
+    std::map<int, int> n;
+    for (const auto& s : all_of<model::ActivitySwitch>(c.events)) ++n[s.tid];
+    return n;
+}
+
+// The name each thread ends with: its latest Thread Name message (Proc messages carry no
+// timestamp, and Name and Proc frames are flushed separately, so file order is no guide).
+std::map<int, std::string> last_names(const CaptureFiles& c) {
+    std::map<int, std::pair<model::Nanos, std::string>> n;
+    for (const auto& t : all_of<model::ThreadName>(c.events))
+        if (n.count(t.tid) == 0 || t.ts >= n[t.tid].first) n[t.tid] = {t.ts, t.name};
+    std::map<int, std::string> out;
+    for (const auto& [tid, v] : n) out[tid] = v.second;
+    return out;
+}
+
+// Backtraces of `tid` whose leaf frame is in apcgate_test_burn of the workload binary.
+std::pair<int, int> burn_samples(const CaptureFiles& c, int tid) {
+    const auto range = function_file_range(kWorkload, "apcgate_test_burn");
+    EXPECT_TRUE(range) << "no apcgate_test_burn symbol in " << kWorkload;
+    std::map<std::int32_t, std::string> cookies;
+    for (const auto& n : all_of<model::CookieName>(c.events)) cookies[n.cookie] = n.name;
+    const std::string image = fs::canonical(kWorkload).string();
+    int samples = 0, in_burn = 0;
+    for (const auto& bt : all_of<model::Backtrace>(c.events)) {
+        if (bt.tid != tid || bt.frames.empty()) continue;
+        ++samples;
+        const auto& leaf = bt.frames.front();
+        if (range && cookies[leaf.cookie] == image && range->contains(leaf.offset)) ++in_burn;
+    }
+    return {samples, in_burn};
+}
+
+bool root() {
+    return ::geteuid() == 0;
+}
+
+TEST(PerfRecord, FollowsACommandFromItsExecWithNamesSwitchesAndSamples) {
+    const fs::path dir = temp_dir("perf");
+    const fs::path out = dir / "cmd.apc";
+    constexpr int kN = 2000;
+    auto [rc, log] = run_apcgate(
+        {"record", "-o", out.string(), "--sample-rate", "high", "--", kWorkload, "--out",
+         (dir / "tids").string(), "pingpong", std::to_string(kN), "burn", "500"},
+        std::chrono::seconds(60));
+    ASSERT_EQ(rc, 0) << log;
+    EXPECT_NE(log.find("command exited"), std::string::npos) << log;
+    const auto tids = read_tids(dir / "tids");
+    ASSERT_EQ(tids.size(), 3U);
+    const CaptureFiles c = read_capture(out);
+
+    const auto sw = switches_per_tid(c);
+    EXPECT_GE(sw.count(tids.at("ping")) ? sw.at(tids.at("ping")) : 0, kN);
+    EXPECT_GE(sw.count(tids.at("pong")) ? sw.at(tids.at("pong")) : 0, kN);
+    // Only the followed process shows up (and "not followed", -1).
+    std::set<int> own{-1};
+    for (const auto& l : all_of<model::ActivityLink>(c.events)) own.insert(l.tid);
+    for (const auto& [tid, n] : sw)
+        EXPECT_TRUE(own.count(tid) != 0) << "switch to unfollowed tid " << tid;
+    const auto names = last_names(c);
+    EXPECT_EQ(names.at(tids.at("ping")), "ping");
+    EXPECT_EQ(names.at(tids.at("pong")), "pong");
+    EXPECT_EQ(names.at(tids.at("burner")), "burner");
+
+    const auto [samples, in_burn] = burn_samples(c, tids.at("burner"));
+    EXPECT_GE(samples, 50) << log;
+    EXPECT_GE(in_burn * 10, samples * 8) << in_burn << " of " << samples;
+
+    auto [irc, json] = run_apcgate({"inspect", out.string()});
+    EXPECT_EQ(irc, 0) << json;
+}
+
+// perf stat and apcgate attach to the same waiting process; it then runs and exits, and both
+// report what its threads did: the totals must agree within 2 %.
+TEST(PerfRecord, SoftwareCounterTotalsMatchPerfStatWithinTwoPercent) {
+    const std::string perf = which("perf");
+    if (perf.empty()) GTEST_SKIP() << "`perf` (Debian package linux-perf) is not installed";
+    if (!root()) GTEST_SKIP() << "context switches and migrations count in the kernel: needs root";
+    const fs::path dir = temp_dir("perf");
+    Child w =
+        spawn({kWorkload, "--wait-stdin", "pingpong", "5000", "burn", "300", "faults", "64"}, true);
+    ASSERT_GT(w.pid, 0);
+    DaemonProcess rec({"record", "-o", (dir / "pid.apc").string(), "--sample-rate", "low", "--pid",
+                       std::to_string(w.pid)});
+    const fs::path stat_out = dir / "stat.csv";
+    Child ps = spawn({perf, "stat", "-x,", "-o", stat_out.string(), "-e",
+                      "context-switches,cpu-migrations,page-faults,task-clock", "-p",
+                      std::to_string(w.pid)});
+    // Both are attached when apcgate says it records and perf holds perf_event fds.
+    const auto attached = [&] {
+        if (rec.log().find("recording into") == std::string::npos) return false;
+        std::error_code ec;
+        for (const auto& e :
+             fs::directory_iterator("/proc/" + std::to_string(ps.pid) + "/fd", ec)) {
+            std::error_code ec2;
+            if (fs::read_symlink(e.path(), ec2).string().find("perf_event") != std::string::npos)
+                return true;
+        }
+        return false;
+    };
+    for (int i = 0; i < 200 && !attached(); ++i)
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    ASSERT_TRUE(attached()) << rec.log();
+    ASSERT_EQ(::write(w.stdin_fd, "g", 1), 1);
+    ::close(w.stdin_fd);
+    EXPECT_EQ(wait_exit(w.pid), 0);
+    ASSERT_EQ(rec.wait(std::chrono::seconds(30)), std::optional<int>(0)) << rec.log();
+    EXPECT_NE(rec.log().find("followed processes exited"), std::string::npos) << rec.log();
+    for (int i = 0; i < 100 && ::waitpid(ps.pid, nullptr, WNOHANG) == 0; ++i) {
+        if (i == 60) ::kill(ps.pid, SIGINT);  // older perf waits for ^C once the target is gone
+        std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+
+    std::map<std::string, double> stat;
+    std::istringstream lines(slurp(stat_out));
+    for (std::string line; std::getline(lines, line);) {
+        if (line.empty() || line[0] == '#') continue;
+        std::vector<std::string> f;
+        std::istringstream fields(line);
+        for (std::string x; std::getline(fields, x, ',');) f.push_back(x);
+        if (f.size() >= 3 && !f[0].empty() && f[0][0] != '<') stat[f[2]] = std::stod(f[0]);
+    }
+    ASSERT_EQ(stat.size(), 4U) << slurp(stat_out);
+    const CaptureFiles c = read_capture(dir / "pid.apc");
+    const std::pair<const char*, const char*> pairs[] = {
+        {"context-switches", "PERF_COUNT_SW_CONTEXT_SWITCHES"},
+        {"cpu-migrations", "PERF_COUNT_SW_CPU_MIGRATIONS"},
+        {"page-faults", "PERF_COUNT_SW_PAGE_FAULTS"},
+        {"task-clock", "PERF_COUNT_SW_TASK_CLOCK"}};
+    for (const auto& [perf_name, ours] : pairs) {
+        double expected = stat[perf_name];
+        if (std::string(perf_name) == "task-clock") expected *= 1e6;  // perf says msec; we count ns
+        const auto got = static_cast<double>(total(c, ours));
+        // Small counts (migrations: a handful) get +-2 events of slack; the rest 2 %.
+        const double slack = std::max(expected * 0.02, 2.0);
+        EXPECT_NEAR(got, expected, slack) << ours;
+        std::printf("%-32s apcgate %.0f  perf stat %.0f\n", ours, got, expected);
+    }
+    EXPECT_GE(stat["context-switches"], 10000);  // the ping-pong ran
+    EXPECT_GE(stat["page-faults"], 16384);       // 64 MiB of 4 KiB pages
+}
+
+TEST(PerfRecord, AnUnprivilegedUserFollowsItsOwnCommand) {
+    if (!root()) GTEST_SKIP() << "needs root to switch to the nobody user";
+    const std::string setpriv = which("setpriv");
+    if (setpriv.empty()) GTEST_SKIP() << "no setpriv";
+    const fs::path dir = temp_dir("perf_user");
+    ::chmod(dir.c_str(), 0777);
+    const std::vector<std::string> args = {setpriv,
+                                           "--reuid=65534",
+                                           "--regid=65534",
+                                           "--clear-groups",
+                                           e2e::apcgate_binary(),
+                                           "record",
+                                           "-o",
+                                           (dir / "nobody.apc").string(),
+                                           "--sample-rate",
+                                           "high",
+                                           "--",
+                                           kWorkload,
+                                           "--out",
+                                           (dir / "tids_nobody").string(),
+                                           "pingpong",
+                                           "500",
+                                           "burn",
+                                           "300"};
+    Child p = spawn(args);
+    ASSERT_EQ(wait_exit(p.pid), 0) << "apcgate record as nobody failed";
+    const auto tids = read_tids(dir / "tids_nobody");
+    ASSERT_EQ(tids.size(), 3U);
+    const CaptureFiles c = read_capture(dir / "nobody.apc");
+    const auto sw = switches_per_tid(c);
+    EXPECT_GE(sw.count(tids.at("ping")) ? sw.at(tids.at("ping")) : 0, 500);
+    EXPECT_EQ(last_names(c).at(tids.at("ping")), "ping");
+    const auto [samples, in_burn] = burn_samples(c, tids.at("burner"));
+    EXPECT_GE(samples, 50);
+    EXPECT_GE(in_burn * 10, samples * 8);
+    // Kernel-only software events cannot be counted by this user, so they are not offered.
+    EXPECT_EQ(c.keys.count("PERF_COUNT_SW_CONTEXT_SWITCHES"), 0U);
+    EXPECT_EQ(c.keys.count("PERF_COUNT_SW_PAGE_FAULTS"), 1U);
+    EXPECT_GT(total(c, "PERF_COUNT_SW_PAGE_FAULTS"), 0);
+}
+
+TEST(PerfRecord, SystemWideCaptureShowsActivityCallPathsAndCounters) {
+    if (!root()) GTEST_SKIP() << "system-wide perf events need root";
+    const fs::path dir = temp_dir("perf");
+    Child w =
+        spawn({kWorkload, "--out", (dir / "tids").string(), "pingpong", "20000", "burn", "1500"});
+    const auto [rc, log] = run_apcgate(
+        {"record", "-o", (dir / "sys.apc").string(), "-d", "1", "--sample-rate", "normal"},
+        std::chrono::seconds(30));
+    ASSERT_EQ(rc, 0) << log;
+    EXPECT_EQ(wait_exit(w.pid), 0);
+    const CaptureFiles c = read_capture(dir / "sys.apc");
+    EXPECT_GT(all_of<model::ActivitySwitch>(c.events).size(), 100U);
+    EXPECT_GT(all_of<model::ActivityLink>(c.events).size(), 0U);
+    EXPECT_GT(all_of<model::Backtrace>(c.events).size(), 100U);
+    EXPECT_GT(all_of<model::CookieName>(c.events).size(), 0U);
+    for (const char* counter : {"PERF_COUNT_SW_CONTEXT_SWITCHES", "PERF_COUNT_SW_PAGE_FAULTS"})
+        EXPECT_GT(total(c, counter), 0) << counter;
+    EXPECT_EQ(total(c, "Linux_perf_lost"), 0) << "nothing lost at this rate";
+    EXPECT_NE(c.events_xml.find("Linux_cpu_activity"), std::string::npos);
+    // The activity counter's values: each CPU's running share per period, in 0.01 % units; the
+    // workload burns a CPU for the whole capture, so some period is mostly busy.
+    ASSERT_EQ(c.keys.count("Linux_cpu_activity"), 1U);
+    std::int64_t busiest = -1;
+    std::size_t shares = 0;
+    for (const auto& v : all_of<model::CounterSample>(c.events)) {
+        if (v.key != c.keys.at("Linux_cpu_activity")) continue;
+        ++shares;
+        EXPECT_GE(v.value, 0);
+        EXPECT_LE(v.value, 10'000);
+        busiest = std::max(busiest, v.value);
+    }
+    EXPECT_GT(shares, 20U);
+    EXPECT_GT(busiest, 5'000);
+    auto [irc, text] = run_apcgate({"inspect", (dir / "sys.apc").string()});
+    EXPECT_EQ(irc, 0) << text;
+}
+
+TEST(PerfRecord, TracefsIsLeftAsItWasFound) {
+    const auto tracefs_mounts = [] {
+        std::istringstream in(slurp("/proc/self/mounts"));
+        std::vector<std::string> out;
+        for (std::string line; std::getline(in, line);)
+            if (line.find(" tracefs ") != std::string::npos) out.push_back(line);
+        return out;
+    };
+    const auto before = tracefs_mounts();
+    const fs::path dir = temp_dir("perf");
+    const auto [rc, log] = run_apcgate({"record", "-o", (dir / "t.apc").string(), "-d", "1"});
+    ASSERT_EQ(rc, 0) << log;
+    EXPECT_EQ(tracefs_mounts(), before);
+}
+
+TEST(PerfRecord, PidThatDoesNotExistIsAUsageError) {
+    const auto [rc, log] =
+        run_apcgate({"record", "-o", (temp_dir("perf") / "x.apc").string(), "--pid", "999999999"});
+    EXPECT_EQ(rc, 2) << log;
+    EXPECT_NE(log.find("no such process"), std::string::npos) << log;
+}
+
+}  // namespace
+}  // namespace apcgate::collectors::perf::testing

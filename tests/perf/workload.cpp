@@ -1,0 +1,101 @@
+// A known workload for the perf collector's live tests. Steps run in the order given:
+//   pingpong N   two threads named "ping" and "pong", on one CPU, hand a byte back and forth N
+//                times through pipes, so each is switched in at least N times
+//   burn MS      the main thread (renamed "burner") spins in apcgate_test_burn() for MS ms
+//   faults MB    touches MB of fresh anonymous memory (one page fault per page)
+// Options: --out FILE writes "ping TID", "pong TID", "burner TID" lines as the tids become
+// known; --wait-stdin blocks until a byte arrives on stdin (lets a test attach first).
+#include <pthread.h>
+#include <sched.h>
+#include <sys/mman.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+
+#include <atomic>
+#include <chrono>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <string>
+#include <thread>
+
+namespace {
+
+int tid() {
+    return static_cast<int>(::syscall(SYS_gettid));
+}
+
+std::ofstream out;
+
+void note(const char* what, int id) {
+    if (out.is_open()) out << what << ' ' << id << std::endl;
+}
+
+void pingpong(long n) {
+    int ab[2], ba[2];
+    if (::pipe(ab) != 0 || ::pipe(ba) != 0) std::exit(2);
+    // Both on one CPU: every hand-over then needs a context switch, so each thread is
+    // switched in at least once per round.
+    const int cpu = ::sched_getcpu();
+    auto player = [n, cpu](const char* name, int in, int outfd, bool serves) {
+        cpu_set_t set;
+        CPU_ZERO(&set);
+        CPU_SET(cpu, &set);
+        ::pthread_setaffinity_np(::pthread_self(), sizeof set, &set);
+        ::pthread_setname_np(::pthread_self(), name);
+        note(name, tid());
+        char c = 'x';
+        for (long i = 0; i < n; ++i) {
+            if (serves && ::write(outfd, &c, 1) != 1) std::exit(3);
+            if (::read(in, &c, 1) != 1) std::exit(3);
+            if (!serves && ::write(outfd, &c, 1) != 1) std::exit(3);
+        }
+    };
+    std::thread ping(player, "ping", ba[0], ab[1], true);
+    std::thread pong(player, "pong", ab[0], ba[1], false);
+    ping.join();
+    pong.join();
+    for (int fd : {ab[0], ab[1], ba[0], ba[1]}) ::close(fd);
+}
+
+}  // namespace
+
+// Not inlined and not static, so the symbol table names it and samples land in it.
+extern "C" __attribute__((noinline)) std::uint64_t apcgate_test_burn(long ms) {
+    const auto end = std::chrono::steady_clock::now() + std::chrono::milliseconds(ms);
+    volatile std::uint64_t x = 1;
+    while (std::chrono::steady_clock::now() < end)
+        for (int i = 0; i < 100000; ++i) x = x * 6364136223846793005ull + 1442695040888963407ull;
+    return x;
+}
+
+int main(int argc, char** argv) {
+    for (int i = 1; i < argc; ++i) {
+        const std::string a = argv[i];
+        const auto arg = [&]() -> long { return i + 1 < argc ? std::atol(argv[++i]) : 0; };
+        if (a == "--out" && i + 1 < argc) {
+            out.open(argv[++i]);
+        } else if (a == "--wait-stdin") {
+            char c;
+            if (::read(0, &c, 1) != 1) return 4;
+        } else if (a == "pingpong") {
+            pingpong(arg());
+        } else if (a == "burn") {
+            ::pthread_setname_np(::pthread_self(), "burner");
+            note("burner", tid());
+            apcgate_test_burn(arg());
+        } else if (a == "faults") {
+            const std::size_t bytes = static_cast<std::size_t>(arg()) << 20;
+            void* p =
+                ::mmap(nullptr, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+            if (p == MAP_FAILED) return 5;
+            for (std::size_t off = 0; off < bytes; off += 4096) static_cast<char*>(p)[off] = 1;
+            ::munmap(p, bytes);
+        } else {
+            std::fprintf(stderr, "unknown step %s\n", a.c_str());
+            return 2;
+        }
+    }
+    return 0;
+}

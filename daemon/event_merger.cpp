@@ -1,5 +1,7 @@
 #include "daemon/event_merger.hpp"
 
+#include <algorithm>
+#include <iterator>
 #include <limits>
 
 namespace apcgate::daemon {
@@ -7,40 +9,73 @@ namespace apcgate::daemon {
 void EventMerger::push(std::size_t source, std::vector<model::Event>& events,
                        model::Nanos watermark, bool finished) {
     Queue& q = queues_.at(source);
-    for (auto& e : events) q.events.push_back(std::move(e));
+    if (q.empty()) {
+        // Take the batch over whole; the caller gets our drained vector (and its capacity) back.
+        q.events.swap(events);
+        q.head = 0;
+    } else {
+        if (q.head > 0) {  // drop what was released before appending
+            q.events.erase(q.events.begin(),
+                           q.events.begin() + static_cast<std::ptrdiff_t>(q.head));
+            q.head = 0;
+        }
+        q.events.insert(q.events.end(), std::make_move_iterator(events.begin()),
+                        std::make_move_iterator(events.end()));
+    }
     events.clear();
     if (watermark > q.watermark) q.watermark = watermark;
     q.finished = q.finished || finished;
 }
 
 void EventMerger::release(const std::function<void(model::Event&)>& emit, bool everything) {
-    model::Nanos limit = std::numeric_limits<model::Nanos>::max();
+    constexpr model::Nanos kMax = std::numeric_limits<model::Nanos>::max();
+    model::Nanos limit = kMax;
     if (!everything) {
         for (const auto& q : queues_)
             if (!q.finished && q.watermark < limit) limit = q.watermark;
     }
     // Few sources (a handful): a linear scan of the queue heads beats a heap here.
     for (;;) {
-        Queue* best = nullptr;
+        std::size_t best = queues_.size();
         model::Nanos best_ts = 0;
-        for (auto& q : queues_) {
-            if (q.events.empty()) continue;
-            const model::Nanos ts = model::timestamp_of(q.events.front());
+        for (std::size_t i = 0; i < queues_.size(); ++i) {
+            const Queue& q = queues_[i];
+            if (q.empty()) continue;
+            const model::Nanos ts = q.front_ts();
             if (ts > limit) continue;
-            if (best == nullptr || ts < best_ts) {
-                best = &q;
+            if (best == queues_.size() || ts < best_ts) {
+                best = i;
                 best_ts = ts;
             }
         }
-        if (best == nullptr) return;
-        emit(best->events.front());
-        best->events.pop_front();
+        if (best == queues_.size()) break;
+        // The run the best queue may emit before another queue's head must go first: up to the
+        // heads of later sources inclusive (ties keep source order), of earlier ones exclusive.
+        model::Nanos before = kMax;  // emit while ts < before
+        model::Nanos upto = limit;   // and ts <= upto
+        for (std::size_t i = 0; i < queues_.size(); ++i) {
+            if (i == best || queues_[i].empty()) continue;
+            const model::Nanos ts = queues_[i].front_ts();
+            if (i < best) before = std::min(before, ts);
+            else upto = std::min(upto, ts);
+        }
+        Queue& q = queues_[best];
+        do {
+            emit(q.events[q.head]);
+            ++q.head;
+        } while (!q.empty() && q.front_ts() < before && q.front_ts() <= upto);
+    }
+    for (auto& q : queues_) {
+        if (q.empty() && q.head > 0) {  // keep the capacity, drop the moved-from events
+            q.events.clear();
+            q.head = 0;
+        }
     }
 }
 
 std::size_t EventMerger::pending() const {
     std::size_t n = 0;
-    for (const auto& q : queues_) n += q.events.size();
+    for (const auto& q : queues_) n += q.events.size() - q.head;
     return n;
 }
 

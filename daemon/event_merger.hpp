@@ -3,10 +3,13 @@
 // be older). Events are released in timestamp order up to the lowest watermark of the sources
 // that are still running, so a slow source never lets a faster one get ahead of it; ties keep
 // source order, then arrival order.
+//
+// Why batches: ingesters hand over tens of thousands of events per poll and a converter moves
+// millions per second, so a source's batch is taken over whole (a vector swap, no per-event
+// move) and the head of the front-most source is emitted as a run up to the next source's head.
 #pragma once
 
 #include <cstddef>
-#include <deque>
 #include <functional>
 #include <vector>
 
@@ -29,9 +32,12 @@ public:
 
 private:
     struct Queue {
-        std::deque<model::Event> events;
+        std::vector<model::Event> events;  // [head, end) are pending
+        std::size_t head = 0;
         model::Nanos watermark = 0;
         bool finished = false;
+        [[nodiscard]] bool empty() const { return head == events.size(); }
+        [[nodiscard]] model::Nanos front_ts() const { return model::timestamp_of(events[head]); }
     };
     std::vector<Queue> queues_;
 };

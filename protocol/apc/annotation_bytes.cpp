@@ -8,45 +8,56 @@
 // All fixed-width integers are little endian.
 #include "protocol/apc/annotation_bytes.hpp"
 
+#include <cassert>
+#include <cstring>
+
 #include "protocol/apc/frame_writer.hpp"
-#include "protocol/wire/byte_writer.hpp"
 
 namespace apcgate::apc {
 
 namespace {
 
+// Writes into space already sized by annotation_bytes_size: millions of annotations a second
+// go through here when a trace is converted, so no per-byte capacity checks.
 class AnnotationWriter {
 public:
-    explicit AnnotationWriter(std::vector<std::uint8_t>& out) : w_(out) {}
+    explicit AnnotationWriter(std::uint8_t* out) : p_(out) {}
 
     void escape(std::uint8_t code) {
-        w_.u8(kAnnotationEscape);
-        w_.u8(code);
+        u8(kAnnotationEscape);
+        u8(code);
     }
-    void i32(std::int32_t v) { w_.le32(static_cast<std::uint32_t>(v)); }
+    void i32(std::int32_t v) { le(static_cast<std::uint32_t>(v), 4); }
     void color(const std::optional<model::Rgb>& c) {
         if (!c) return;
-        w_.u8(kColorEscape);
-        w_.u8(c->r);
-        w_.u8(c->g);
-        w_.u8(c->b);
+        const std::uint8_t b[4] = {kColorEscape, c->r, c->g, c->b};
+        put(b, 4);
     }
     // int16 length (colour included), optional colour, then the text cut to fit.
     void sized_text(const std::optional<model::Rgb>& c, std::string_view text) {
         const std::size_t color_bytes = c ? 4 : 0;
         const std::string_view t = detail::utf8_prefix(text, kMaxAnnotationString - color_bytes);
         truncated_ += t.size() != text.size();
-        w_.le16(static_cast<std::uint16_t>(t.size() + color_bytes));
+        le(static_cast<std::uint32_t>(t.size() + color_bytes), 2);
         color(c);
-        w_.raw(t);
+        raw(t);
     }
-    void raw(std::string_view s) { w_.raw(s); }
-    void raw(std::span<const std::uint8_t> b) { w_.raw(b); }
-    void u8(std::uint8_t v) { w_.u8(v); }
+    void raw(std::string_view s) { put(s.data(), s.size()); }
+    void raw(std::span<const std::uint8_t> b) { put(b.data(), b.size()); }
+    void u8(std::uint8_t v) { *p_++ = v; }
     [[nodiscard]] std::size_t truncated() const { return truncated_; }
+    [[nodiscard]] const std::uint8_t* end() const { return p_; }
 
 private:
-    wire::ByteWriter w_;
+    void put(const void* src, std::size_t n) {
+        if (n == 0) return;
+        std::memcpy(p_, src, n);
+        p_ += n;
+    }
+    void le(std::uint32_t v, int n) {
+        for (int i = 0; i < n; ++i) *p_++ = static_cast<std::uint8_t>(v >> (8 * i));
+    }
+    std::uint8_t* p_;
     std::size_t truncated_ = 0;
 };
 
@@ -87,12 +98,49 @@ struct BodyWriter {
     void operator()(const model::RawAnnotation& a) const { w.raw(a.bytes); }
 };
 
+// The sizes BodyWriter writes, field by field.
+struct BodySize {
+    static std::size_t sized_text(const std::optional<model::Rgb>& c, std::string_view text) {
+        const std::size_t color_bytes = c ? 4 : 0;
+        return 2 + color_bytes +
+               detail::utf8_prefix(text, kMaxAnnotationString - color_bytes).size();
+    }
+    std::size_t operator()(const model::TextAnnotation& a) const {
+        return (a.color ? 4 : 0) + a.text.size() + 1;
+    }
+    std::size_t operator()(const model::StringAnnotation& a) const {
+        return 2 + 4 + sized_text(a.color, a.text);
+    }
+    std::size_t operator()(const model::MarkerAnnotation& a) const {
+        return 2 + sized_text(a.color, a.text);
+    }
+    std::size_t operator()(const model::GroupName& a) const {
+        return 2 + 4 + sized_text(std::nullopt, a.name);
+    }
+    std::size_t operator()(const model::ChannelName& a) const {
+        return 2 + 4 + 4 + sized_text(std::nullopt, a.name);
+    }
+    std::size_t operator()(const model::VisualAnnotation& a) const {
+        return 2 + sized_text(std::nullopt, a.text) + 4 + a.image.size();
+    }
+    std::size_t operator()(const model::RawAnnotation& a) const { return a.bytes.size(); }
+};
+
 }  // namespace
+
+std::size_t annotation_bytes_size(const model::AnnotationBody& body) {
+    return std::visit(BodySize{}, body);
+}
 
 std::size_t append_annotation_bytes(const model::AnnotationBody& body,
                                     std::vector<std::uint8_t>& out) {
-    AnnotationWriter w(out);
+    const std::size_t at = out.size();
+    const std::size_t n = annotation_bytes_size(body);
+    out.resize(at + n);
+    AnnotationWriter w(out.data() + at);
     std::visit(BodyWriter{w}, body);
+    // annotation_bytes_size and BodyWriter describe the same layout (a test holds them equal).
+    assert(w.end() == out.data() + at + n);
     return w.truncated();
 }
 

@@ -25,6 +25,10 @@ inline constexpr std::size_t kMaxAnnotationString = 32767;
 std::size_t append_annotation_bytes(const model::AnnotationBody& body,
                                     std::vector<std::uint8_t>& out);
 
+// How many bytes append_annotation_bytes writes for `body` (lets the encoder write an
+// annotation that fits its frame straight into it, without a scratch copy).
+std::size_t annotation_bytes_size(const model::AnnotationBody& body);
+
 // Size of the first whole annotation at the front of `bytes`: nullopt when more bytes are needed,
 // an Error when the bytes cannot start an annotation (unknown 0x1C code, negative length).
 Result<std::optional<std::size_t>> annotation_length(std::span<const std::uint8_t> bytes,

@@ -21,12 +21,21 @@ constexpr std::size_t kMinFragment = 16;
 // timestamp, possibly over several frames; the reader joins them by tid in order.
 bool Encoder::Impl::add(const model::Annotation& e) {
     OpenFrame& f = annotate;
-    scratch.clear();
-    enc->stats_.truncated_names += append_annotation_bytes(e.body, scratch);
     MessageBuf m;
     m.p32(e.core);
     m.p32(e.tid);
     m.p64(order(f, e.ts));
+    // The common case, an annotation that fits the open frame whole, is written straight into
+    // it; only one to be split goes through the scratch buffer.
+    const std::size_t whole = annotation_bytes_size(e.body);
+    if (f.body.size() + m.size() + packed_size(static_cast<std::int64_t>(whole)) + whole <= cap) {
+        f.append(m);
+        wire::ByteWriter(f.body).packed32(static_cast<std::int32_t>(whole));
+        enc->stats_.truncated_names += append_annotation_bytes(e.body, f.body);
+        return true;
+    }
+    scratch.clear();
+    enc->stats_.truncated_names += append_annotation_bytes(e.body, scratch);
     const std::size_t total = scratch.size();
     std::size_t pos = 0, pieces = 0;
     do {

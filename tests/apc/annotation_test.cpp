@@ -77,6 +77,29 @@ TEST(AnnotationBytes, Int16LengthTruncatesAtUtf8Boundary) {
     EXPECT_EQ(g.size(), 8U + 32767U);
 }
 
+TEST(AnnotationBytes, SizeIsExactlyWhatIsWrittenForEveryKind) {
+    std::string long_text;
+    for (int i = 0; i < 40000; ++i) long_text += "\xC3\xA9";  // cut at a UTF-8 boundary
+    const model::Rgb red{255, 0, 0};
+    const std::vector<model::AnnotationBody> bodies = {
+        model::TextAnnotation{std::nullopt, "hello"},
+        model::TextAnnotation{red, ""},
+        model::StringAnnotation{3, std::nullopt, "fn(long) [42]"},
+        model::StringAnnotation{3, red, ""},
+        model::StringAnnotation{0, red, long_text},
+        model::MarkerAnnotation{red, "mark"},
+        model::MarkerAnnotation{std::nullopt, long_text},
+        model::GroupName{1, "group"},
+        model::GroupName{0, std::string(32767, 'g')},
+        model::ChannelName{2, 1, long_text},
+        model::VisualAnnotation{"v", {9, 8, 7}},
+        model::VisualAnnotation{long_text, {}},
+        model::RawAnnotation{{1, 2, 0x1C}},
+    };
+    for (std::size_t i = 0; i < bodies.size(); ++i)
+        EXPECT_EQ(annotation_bytes_size(bodies[i]), bytes_of(bodies[i]).size()) << "body " << i;
+}
+
 TEST(AnnotationParse, EveryKindParsesBackToItsBytes) {
     const model::AnnotationBody bodies[] = {
         model::TextAnnotation{model::Rgb{1, '\n', 3}, "line"},

@@ -31,3 +31,4 @@ endif()
 if(APCGATE_BENCH)
   find_package(benchmark REQUIRED)  # libbenchmark-dev
 endif()
+pkg_check_modules(LIBSYSTEMD REQUIRED IMPORTED_TARGET libsystemd)    # libsystemd-dev: sd_notify

@@ -38,6 +38,11 @@ struct ServeOptions {
     std::filesystem::path state_dir;  // empty: default_state_dir()
     std::vector<std::string> sources;  // --source fmt:PATH: stream these instead of live data
     std::filesystem::path binary;      // --binary for XRay sources
+    // --config-file: /etc/default/apcgate-style settings (service_config.hpp), re-read on SIGHUP.
+    std::filesystem::path config_file;
+    bool discovery = true;                 // --no-discovery: ignore Streamline's UDP discovery
+    std::uint16_t discovery_port = 30001;  // --discovery-port (0: a free port, for tests)
+    std::vector<std::string> given;        // options given on the command line: beat the file
 };
 
 struct RecordOptions {

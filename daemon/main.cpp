@@ -71,6 +71,17 @@ int main(int argc, char** argv) {
     serve_cmd->add_option("--max-connections", serve.server.max_connections,
                           "Connections served at once")
         ->capture_default_str();
+    serve_cmd
+        ->add_option("--config-file", serve.config_file,
+                     "Settings file (/etc/default/apcgate: APCGATE_PORT=, APCGATE_LISTEN=, "
+                     "APCGATE_SOURCES=, ...); options given here win; re-read on SIGHUP")
+        ->check(CLI::ExistingFile);
+    serve_cmd->add_flag_callback(
+        "--no-discovery", [&serve] { serve.discovery = false; },
+        "Do not answer Streamline's UDP target discovery (by default UDP port 30001 on every "
+        "interface, or only the --listen address's interface)");
+    serve_cmd->add_option("--discovery-port", serve.discovery_port, "UDP port for discovery")
+        ->capture_default_str();
 
     RecordOptions record;
     std::string record_rate;
@@ -144,6 +155,8 @@ int main(int argc, char** argv) {
         setup_logging(convert.log_level);
         return run_convert(convert, std::cout, std::cerr);
     }
+    for (const auto* opt : serve_cmd->get_options())
+        if (opt->count() > 0) serve.given.push_back(opt->get_name());
     setup_logging(serve.common.log_level);
     return run_serve(serve);
 }

@@ -1,0 +1,82 @@
+// How the settings file and the command line combine, and what a SIGHUP cannot change.
+#include <gtest/gtest.h>
+
+#include "daemon/serve_supervisor.hpp"
+
+namespace apcgate::daemon {
+namespace {
+
+ServiceConfig everything() {
+    ServiceConfig f;
+    f.port = 9000;
+    f.listen = "127.0.0.1";
+    f.sources = std::vector<std::string>{"fxt:/x.fxt"};
+    f.binary = "/bin/prog";
+    f.log_level = "debug";
+    f.discovery = false;
+    f.discovery_port = 30003;
+    f.max_connections = 3;
+    return f;
+}
+
+TEST(ServeMerge, TheFileFillsWhatTheCommandLineLeftOut) {
+    const ServeOptions o = merge_service_config(ServeOptions{}, everything());
+    EXPECT_EQ(o.server.port, 9000);
+    EXPECT_EQ(o.server.listen, "127.0.0.1");
+    EXPECT_EQ(o.sources, std::vector<std::string>{"fxt:/x.fxt"});
+    EXPECT_EQ(o.binary, "/bin/prog");
+    EXPECT_EQ(o.common.log_level, "debug");
+    EXPECT_FALSE(o.discovery);
+    EXPECT_EQ(o.discovery_port, 30003);
+    EXPECT_EQ(o.server.max_connections, 3U);
+}
+
+TEST(ServeMerge, OptionsGivenOnTheCommandLineWin) {
+    ServeOptions cli;
+    cli.server.port = 1234;
+    cli.server.listen = "::1";
+    cli.sources = {"ctf:/t"};
+    cli.binary = "/bin/other";
+    cli.common.log_level = "warn";
+    cli.discovery = true;
+    cli.server.max_connections = 7;
+    cli.discovery_port = 40000;
+    cli.given = {"--port",      "--listen",       "--source",          "--binary",
+                 "--log-level", "--no-discovery", "--max-connections", "--discovery-port"};
+    const ServeOptions o = merge_service_config(cli, everything());
+    EXPECT_EQ(o.server.port, 1234);
+    EXPECT_EQ(o.server.listen, "::1");
+    EXPECT_EQ(o.sources, std::vector<std::string>{"ctf:/t"});
+    EXPECT_EQ(o.binary, "/bin/other");
+    EXPECT_EQ(o.common.log_level, "warn");
+    EXPECT_TRUE(o.discovery);
+    EXPECT_EQ(o.discovery_port, 40000);
+    EXPECT_EQ(o.server.max_connections, 7U);
+}
+
+TEST(ServeMerge, UnsetFileKeysKeepTheCommandLineValues) {
+    ServeOptions cli;
+    cli.server.port = 4321;
+    const ServeOptions o = merge_service_config(cli, ServiceConfig{});
+    EXPECT_EQ(o.server.port, 4321);
+    EXPECT_EQ(o.server.listen, "::");
+    EXPECT_TRUE(o.discovery);
+    EXPECT_EQ(o.discovery_port, 30001);  // gatord's UDP_REQ_PORT
+}
+
+TEST(ServeMerge, PortListenDiscoveryAndLimitNeedARestart) {
+    const ServeOptions running;
+    EXPECT_TRUE(settings_needing_restart(running, running).empty());
+    ServeOptions wanted = merge_service_config(running, everything());
+    EXPECT_EQ(settings_needing_restart(running, wanted),
+              (std::vector<std::string>{"APCGATE_PORT", "APCGATE_LISTEN", "APCGATE_DISCOVERY",
+                                        "APCGATE_DISCOVERY_PORT", "APCGATE_MAX_CONNECTIONS"}));
+    // Log level and sources are applied live: not listed.
+    ServeOptions live = running;
+    live.common.log_level = "debug";
+    live.sources = {"x"};
+    EXPECT_TRUE(settings_needing_restart(running, live).empty());
+}
+
+}  // namespace
+}  // namespace apcgate::daemon

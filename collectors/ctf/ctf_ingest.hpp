@@ -1,4 +1,5 @@
-// Entry points of the Common Trace Format trace (LTTng, barectf) through libbabeltrace2 ingester, used by daemon/ingest_registry.cpp.
+// Entry points of the Common Trace Format ingester (LTTng, barectf traces, read through
+// libbabeltrace2), used by daemon/ingest_registry.cpp.
 #pragma once
 
 #include <cstdint>

@@ -1,0 +1,215 @@
+#include "collectors/ctf/trace_graph.hpp"
+
+#include <algorithm>
+#include <cstdlib>
+#include <mutex>
+#include <optional>
+
+#include "collectors/ctf/bt_error.hpp"
+#include "collectors/ctf/metadata_packets.hpp"
+
+namespace apcgate::collectors::ctf {
+
+namespace fs = std::filesystem;
+
+namespace {
+
+// Plugin discovery reads shared state inside libbabeltrace2; one thread at a time.
+std::mutex& plugin_mutex() {
+    static std::mutex m;
+    return m;
+}
+
+// The metadata parser logs at a level read from the environment when the plugin is loaded (the
+// babeltrace2 CLI sets it the same way); it writes nothing unless the metadata is wrong.
+void let_parser_log_errors() {
+    ::setenv("BABELTRACE_PLUGIN_CTF_METADATA_LOG_LEVEL", "E", 0);
+}
+
+Result<PluginRef> find_plugin(const char* name) {
+    std::lock_guard lock(plugin_mutex());
+    let_parser_log_errors();
+    const bt_plugin* plugin = nullptr;
+    // BABELTRACE_PLUGIN_PATH first, then the system plugin directory (as the CLI does).
+    const auto status =
+        bt_plugin_find(name, BT_TRUE, BT_FALSE, BT_TRUE, BT_TRUE, BT_FALSE, &plugin);
+    if (status == BT_PLUGIN_FIND_STATUS_OK) return PluginRef(plugin);
+    if (status == BT_PLUGIN_FIND_STATUS_NOT_FOUND) {
+        bt_current_thread_clear_error();
+        return Error::at(std::string("libbabeltrace2 plugin '") + name +
+                         "' not found (is the babeltrace2 package installed?)");
+    }
+    return take_bt_error(std::string("cannot load libbabeltrace2 plugin '") + name + "'");
+}
+
+Status add_trace_source(bt_graph* graph, const bt_plugin* ctf, const fs::path& dir,
+                        const std::string& name, bt_logging_level level,
+                        const bt_component_source** out) {
+    ValueRef params(bt_value_map_create());
+    bt_value* inputs = nullptr;
+    if (!params ||
+        bt_value_map_insert_empty_array_entry(params.get(), "inputs", &inputs) !=
+            BT_VALUE_MAP_INSERT_ENTRY_STATUS_OK ||
+        bt_value_array_append_string_element(inputs, dir.c_str()) !=
+            BT_VALUE_ARRAY_APPEND_ELEMENT_STATUS_OK)
+        return Error::at("out of memory building source.ctf.fs parameters");
+    const auto* cls = bt_plugin_borrow_source_component_class_by_name_const(ctf, "fs");
+    if (cls == nullptr) return Error::at("plugin 'ctf' has no source component class 'fs'");
+    if (bt_graph_add_source_component(graph, cls, name.c_str(), params.get(), level, out) !=
+        BT_GRAPH_ADD_COMPONENT_STATUS_OK)
+        return take_bt_error("libbabeltrace2 cannot open it as a CTF trace");
+    return {};
+}
+
+// Adds libbabeltrace2's error log lines to `error`: a metadata parse error is only logged (its
+// error cause just says "Cannot create trace"), and the log says which line is wrong.
+Error with_log(Error error, const std::string& log) {
+    const auto lines = bt_log_errors(log, 3);
+    if (lines.empty()) return error;
+    error.message += "; libbabeltrace2 log:";
+    for (const auto& l : lines) error.message += " " + l + ";";
+    error.message.pop_back();
+    return error;
+}
+
+}  // namespace
+
+Result<std::unique_ptr<TraceGraph>> TraceGraph::open(const std::vector<fs::path>& traces,
+                                                     MessageHandler& handler,
+                                                     std::vector<Error>& rejected) {
+    std::unique_ptr<TraceGraph> g(new TraceGraph(handler));
+    auto ctf = find_plugin("ctf");
+    if (!ctf) return std::move(ctf).take_error();
+    auto utils = find_plugin("utils");
+    if (!utils) return std::move(utils).take_error();
+    g->ctf_ = std::move(*ctf);
+    g->utils_ = std::move(*utils);
+
+    // A component whose initialisation fails leaves the graph faulty: build it again without
+    // that trace. Each pass drops one trace, so this ends.
+    std::vector<fs::path> remaining = traces;
+    std::optional<Error> last;
+    while (!remaining.empty()) {
+        std::size_t failed_index = remaining.size();
+        std::string log;
+        Status st = g->build(remaining, failed_index, log);
+        if (st) return g;
+        if (failed_index >= remaining.size()) return std::move(st).take_error();
+        Error e = with_log(std::move(st).take_error(), log);
+        if (e.record.empty()) e.record = "CTF trace";  // its metadata or its packet index
+        if (e.input.empty()) std::move(e).in_input(remaining[failed_index].string());
+        last = e;
+        rejected.push_back(std::move(e));
+        remaining.erase(remaining.begin() + static_cast<std::ptrdiff_t>(failed_index));
+    }
+    Error e = last ? *last : Error::at("no CTF trace to read");
+    if (traces.size() > 1)
+        e.message = "none of the " + std::to_string(traces.size()) +
+                    " traces could be opened; the last: " + e.message;
+    return e;
+}
+
+TraceGraph::~TraceGraph() = default;
+
+Status TraceGraph::build(const std::vector<fs::path>& traces, std::size_t& failed_index,
+                         std::string& log) {
+    graph_.reset(bt_graph_create(0));
+    traces_.clear();
+    max_streams_ = 0;
+    if (!graph_) return Error::at("cannot create a libbabeltrace2 graph");
+    std::vector<const bt_component_source*> sources;
+    {
+        // What the metadata parser logs goes to the error message, not to the terminal.
+        StderrCapture capture;
+        for (std::size_t i = 0; i < traces.size(); ++i) {
+            const bt_component_source* src = nullptr;
+            if (Status ok = check_metadata_file(traces[i] / "metadata"); !ok) {
+                failed_index = i;
+                return ok;
+            }
+            Status st = add_trace_source(graph_.get(), ctf_.get(), traces[i],
+                                         "trace-" + std::to_string(i), BT_LOGGING_LEVEL_NONE, &src);
+            if (!st) {
+                failed_index = i;
+                log = capture.text();
+                return st;
+            }
+            sources.push_back(src);
+        }
+    }
+    const auto* muxer_cls =
+        bt_plugin_borrow_filter_component_class_by_name_const(utils_.get(), "muxer");
+    if (muxer_cls == nullptr)
+        return Error::at("plugin 'utils' has no filter component class 'muxer'");
+    const bt_component_filter* muxer = nullptr;
+    if (bt_graph_add_filter_component(graph_.get(), muxer_cls, "muxer", nullptr,
+                                      BT_LOGGING_LEVEL_NONE,
+                                      &muxer) != BT_GRAPH_ADD_COMPONENT_STATUS_OK)
+        return take_bt_error("cannot add the muxer");
+    const bt_component_sink* sink = nullptr;
+    if (bt_graph_add_simple_sink_component(graph_.get(), "apcgate", nullptr, &TraceGraph::consume,
+                                           nullptr, this,
+                                           &sink) != BT_GRAPH_ADD_COMPONENT_STATUS_OK)
+        return take_bt_error("cannot add the sink");
+    for (const auto* src : sources) {
+        const std::uint64_t ports = bt_component_source_get_output_port_count(src);
+        max_streams_ = std::max(max_streams_, ports);
+        for (std::uint64_t p = 0; p < ports; ++p) {
+            // The muxer always has exactly one free input port: its last one.
+            const auto in_count = bt_component_filter_get_input_port_count(muxer);
+            const auto* in =
+                bt_component_filter_borrow_input_port_by_index_const(muxer, in_count - 1);
+            const auto* out = bt_component_source_borrow_output_port_by_index_const(src, p);
+            if (bt_graph_connect_ports(graph_.get(), out, in, nullptr) !=
+                BT_GRAPH_CONNECT_PORTS_STATUS_OK)
+                return take_bt_error("cannot connect a trace stream to the muxer");
+        }
+    }
+    if (bt_graph_connect_ports(graph_.get(),
+                               bt_component_filter_borrow_output_port_by_index_const(muxer, 0),
+                               bt_component_sink_borrow_input_port_by_index_const(sink, 0),
+                               nullptr) != BT_GRAPH_CONNECT_PORTS_STATUS_OK)
+        return take_bt_error("cannot connect the muxer to the sink");
+    traces_ = traces;
+    return {};
+}
+
+bt_graph_simple_sink_component_consume_func_status TraceGraph::consume(bt_message_iterator* it,
+                                                                       void* self) {
+    auto* g = static_cast<TraceGraph*>(self);
+    bt_message_array_const messages = nullptr;
+    std::uint64_t count = 0;
+    switch (bt_message_iterator_next(it, &messages, &count)) {
+        case BT_MESSAGE_ITERATOR_NEXT_STATUS_OK:
+            break;
+        case BT_MESSAGE_ITERATOR_NEXT_STATUS_END:
+            return BT_GRAPH_SIMPLE_SINK_COMPONENT_CONSUME_FUNC_STATUS_END;
+        case BT_MESSAGE_ITERATOR_NEXT_STATUS_AGAIN:
+            return BT_GRAPH_SIMPLE_SINK_COMPONENT_CONSUME_FUNC_STATUS_AGAIN;
+        case BT_MESSAGE_ITERATOR_NEXT_STATUS_MEMORY_ERROR:
+            return BT_GRAPH_SIMPLE_SINK_COMPONENT_CONSUME_FUNC_STATUS_MEMORY_ERROR;
+        default:
+            return BT_GRAPH_SIMPLE_SINK_COMPONENT_CONSUME_FUNC_STATUS_ERROR;
+    }
+    g->handler_->on_messages(messages, count);
+    for (std::uint64_t i = 0; i < count; ++i) bt_message_put_ref(messages[i]);
+    return BT_GRAPH_SIMPLE_SINK_COMPONENT_CONSUME_FUNC_STATUS_OK;
+}
+
+TraceGraph::Step TraceGraph::step() {
+    if (failed_) return Step::Failed;
+    if (!graph_) return Step::End;
+    switch (bt_graph_run_once(graph_.get())) {
+        case BT_GRAPH_RUN_ONCE_STATUS_OK:
+        case BT_GRAPH_RUN_ONCE_STATUS_AGAIN:
+            return Step::Messages;
+        case BT_GRAPH_RUN_ONCE_STATUS_END:
+            return Step::End;
+        default:
+            failed_ = true;
+            failure_ = take_bt_error("libbabeltrace2 stopped decoding the trace");
+            return Step::Failed;
+    }
+}
+
+}  // namespace apcgate::collectors::ctf

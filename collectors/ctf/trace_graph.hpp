@@ -1,0 +1,87 @@
+// The message source of the CTF ingester: a libbabeltrace2 trace processing graph that reads
+// CTF traces and hands their messages over in timestamp order, a batch at a time. It decodes and
+// orders only; what the messages mean to a capture is the mapper's job (event_mapper.hpp).
+//
+//   source.ctf.fs (one per trace dir) --port per stream--> filter.utils.muxer --> simple sink
+//
+// What a source.ctf.fs port yields, per data stream (libbabeltrace2 message types):
+//   stream  := STREAM_BEGINNING (packet | DISCARDED_PACKETS)* STREAM_END
+//   packet  := PACKET_BEGINNING (EVENT | DISCARDED_EVENTS)* PACKET_END
+// decoded from the CTF 1.8 data stream layout (ctf-rfc-v1.1.txt sections 5 and 6), every part
+// described by the trace's TSDL metadata (section 7), which libbabeltrace2 parses:
+//   packet  := trace.packet.header   (5: magic 0xC1FC1FC1, uuid, stream_id)
+//              stream.packet.context (5: timestamp_begin, timestamp_end, content_size,
+//                                        packet_size, events_discarded, cpu_id, ...)
+//              event* padding up to packet_size bits
+//   event   := stream.event.header   (6.1: id, timestamp: compact or extended forms)
+//              stream.event.context  (6.2: e.g. LTTng's vpid, vtid, procname, perf_*)
+//              event.context         (6.2)
+//              event.fields          (6.3: the payload)
+// The muxer merges the streams of all traces by their clock snapshots (section 8: a clock's
+// freq and offset), so the batches arrive in non-decreasing time.
+#pragma once
+
+#include <babeltrace2/babeltrace.h>
+
+#include <cstdint>
+#include <filesystem>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "collectors/ctf/bt_ref.hpp"
+#include "protocol/wire/result.hpp"
+
+namespace apcgate::collectors::ctf {
+
+// Receives each batch of messages; the messages are borrowed for the duration of the call.
+class MessageHandler {
+  public:
+    virtual ~MessageHandler() = default;
+    virtual void on_messages(const bt_message* const* messages, std::uint64_t count) = 0;
+};
+
+class TraceGraph {
+  public:
+    enum class Step { Messages, End, Failed };
+
+    // Builds the graph over `traces`. A trace libbabeltrace2 cannot open is left out and its
+    // error added to `rejected`; an error when none can be opened.
+    static Result<std::unique_ptr<TraceGraph>> open(
+        const std::vector<std::filesystem::path>& traces, MessageHandler& handler,
+        std::vector<Error>& rejected);
+    ~TraceGraph();
+    TraceGraph(const TraceGraph&) = delete;
+    TraceGraph& operator=(const TraceGraph&) = delete;
+
+    // Runs the graph until the handler has received one batch (or the end, or a failure).
+    Step step();
+    // Where the next batches go (the probe hands its graph over to the first capture).
+    void set_handler(MessageHandler& handler) { handler_ = &handler; }
+    // What went wrong when step() said Failed; the graph is unusable afterwards.
+    [[nodiscard]] const Error& failure() const { return failure_; }
+    // The traces that were opened, and the most data streams any one of them has.
+    [[nodiscard]] const std::vector<std::filesystem::path>& traces() const { return traces_; }
+    [[nodiscard]] std::uint64_t max_streams_per_trace() const { return max_streams_; }
+    [[nodiscard]] const bt_plugin* ctf_plugin() const { return ctf_.get(); }
+
+  private:
+    explicit TraceGraph(MessageHandler& handler) : handler_(&handler) {}
+    // Adds the sources, muxer and sink; on a source's failure, says which one and what
+    // libbabeltrace2 logged meanwhile.
+    Status build(const std::vector<std::filesystem::path>& traces, std::size_t& failed_index,
+                 std::string& log);
+    static bt_graph_simple_sink_component_consume_func_status consume(bt_message_iterator* it,
+                                                                      void* self);
+
+    MessageHandler* handler_;
+    PluginRef ctf_;
+    PluginRef utils_;
+    GraphRef graph_;
+    std::vector<std::filesystem::path> traces_;
+    std::uint64_t max_streams_ = 0;
+    Error failure_;
+    bool failed_ = false;
+};
+
+}  // namespace apcgate::collectors::ctf

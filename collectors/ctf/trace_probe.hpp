@@ -1,0 +1,68 @@
+// What must be known before a capture starts (declare()/describe()/time_origin()), read without
+// decoding the events: a first, short run of the graph up to the first packet of the streams
+// (every trace's classes exist by then: source.ctf.fs parses the whole metadata when it starts),
+// and the trace-infos query for the time span.
+//
+// The probe's graph and the messages it took are kept for the first capture, which goes on from
+// there rather than reading the start again. This also avoids a leak in libbabeltrace2 2.0: a
+// graph destroyed while source.ctf.fs holds a decoding error back for its next call (it does
+// so when the error comes after other messages of the same batch) never frees that error.
+#pragma once
+
+#include <babeltrace2/babeltrace.h>
+
+#include <filesystem>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "collectors/ctf/ctf_counters.hpp"
+#include "collectors/ctf/trace_query.hpp"
+#include "protocol/wire/result.hpp"
+
+namespace apcgate::collectors::ctf {
+
+// Messages the probe reads (and keeps) at most looking for the classes of every trace.
+inline constexpr std::uint64_t kProbeMessageLimit = 10000;
+
+class TraceGraph;
+class MessageHandler;
+
+// Messages taken from a graph, with a reference each, until they are handed over.
+class HeldMessages {
+  public:
+    HeldMessages() = default;
+    ~HeldMessages() { release(); }
+    HeldMessages(HeldMessages&& other) noexcept : messages_(std::move(other.messages_)) {
+        other.messages_.clear();
+    }
+    HeldMessages& operator=(HeldMessages&& other) noexcept;
+    HeldMessages(const HeldMessages&) = delete;
+    HeldMessages& operator=(const HeldMessages&) = delete;
+
+    void hold(const bt_message* m);
+    // Gives every held message to `handler`, in order, then lets go of them.
+    void replay(MessageHandler& handler);
+    void release();
+
+  private:
+    std::vector<const bt_message*> messages_;
+};
+
+struct ProbeResult {
+    std::vector<std::filesystem::path> traces;  // the ones libbabeltrace2 could open
+    std::vector<Error> rejected;                // the others, with what libbabeltrace2 said
+    CounterNeeds needs;
+    std::string hostname;  // the first trace's `hostname` environment entry
+    int cores = 1;
+    std::optional<TimeRange> range;  // over all traces, ns from the clocks' origin
+    // For the first capture: the graph, and the messages already taken from it. The messages
+    // are declared last so they are released before the graph they belong to.
+    std::unique_ptr<TraceGraph> graph;
+    HeldMessages held;
+};
+
+Result<ProbeResult> probe_traces(const std::vector<std::filesystem::path>& traces);
+
+}  // namespace apcgate::collectors::ctf

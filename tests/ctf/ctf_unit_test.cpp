@@ -1,0 +1,202 @@
+// The CTF ingester's small parts: trace detection and discovery, annotation text, the wait
+// state of sched_switch, and babeltrace's error log lines.
+#include <gtest/gtest.h>
+
+#include <fstream>
+
+#include "collectors/ctf/bt_error.hpp"
+#include "collectors/ctf/ctf_ingest.hpp"
+#include "collectors/ctf/field_text.hpp"
+#include "collectors/ctf/kernel_mapper.hpp"
+#include "collectors/ctf/metadata_packets.hpp"
+#include "collectors/ctf/trace_discovery.hpp"
+#include "ctf_run.hpp"
+
+namespace apcgate::ctf_test {
+namespace {
+
+namespace ctf = collectors::ctf;
+namespace fs = std::filesystem;
+
+// Normalised: libbabeltrace2 names files by their normalised paths.
+const fs::path kCorpus = fs::weakly_canonical(fs::path(APCGATE_TESTDATA_DIR) / "ctf");
+
+std::vector<std::uint8_t> bytes(std::string_view s) {
+    return {s.begin(), s.end()};
+}
+
+TEST(CtfDetect, MetadataTextAndPacketMagic) {
+    EXPECT_TRUE(ctf::looks_like_metadata(bytes("/* CTF 1.8 */\ntypealias")));
+    EXPECT_TRUE(ctf::looks_like_metadata(std::vector<std::uint8_t>{0x57, 0x1d, 0xd1, 0x75, 0}));
+    EXPECT_TRUE(ctf::looks_like_metadata(std::vector<std::uint8_t>{0x75, 0xd1, 0x1d, 0x57}));
+    EXPECT_FALSE(ctf::looks_like_metadata(bytes("/* CT")));
+    EXPECT_FALSE(ctf::looks_like_metadata(bytes("trace { major = 1; };")));
+    EXPECT_FALSE(ctf::looks_like_metadata(std::vector<std::uint8_t>{0x57, 0x1d, 0xd1}));
+}
+
+TEST(CtfDetect, SniffsTraceDirectoriesParentsAndMetadataFiles) {
+    const fs::path trace = kCorpus / "succeed/wk-heartbeat-u";
+    EXPECT_TRUE(ctf::sniff(trace, {}));
+    EXPECT_TRUE(ctf::sniff(kCorpus / "succeed", {}));  // a parent of several traces
+    std::ifstream in(trace / "metadata", std::ios::binary);
+    std::vector<std::uint8_t> head(64);
+    in.read(reinterpret_cast<char*>(head.data()), 64);
+    EXPECT_TRUE(ctf::sniff(trace / "metadata", head));
+    EXPECT_FALSE(ctf::sniff(trace / "u_0", head));  // data stream, not metadata
+    EXPECT_FALSE(ctf::sniff(fs::path(APCGATE_TESTDATA_DIR) / "xray", {}));
+}
+
+TEST(CtfDetect, FindsEveryTraceBelowAParent) {
+    auto domains = ctf::find_traces(kCorpus / "succeed/multi-domains");
+    ASSERT_TRUE(domains) << domains.error().to_string();
+    ASSERT_EQ(domains->size(), 2U);
+    EXPECT_EQ((*domains)[0].filename(), "kernel");
+    EXPECT_EQ((*domains)[1].filename(), "ust");
+    // A trace directory is not searched further; a README beside a trace is ignored.
+    auto nested = ctf::find_traces(kCorpus / "fail/valid-events-then-invalid-events");
+    ASSERT_TRUE(nested);
+    ASSERT_EQ(nested->size(), 1U);
+    EXPECT_EQ(nested->front().filename(), "trace");
+    auto none = ctf::find_traces(fs::path(APCGATE_TESTDATA_DIR) / "fxt");
+    ASSERT_FALSE(none);
+    EXPECT_NE(none.error().to_string().find("no CTF trace"), std::string::npos);
+}
+
+TEST(CtfDetect, TreeWalkIsBounded) {
+    const fs::path root = scratch_dir("deep");
+    fs::path shallow = root / "a" / "b";
+    fs::path deep = root / "z";
+    for (int i = 0; i < ctf::kMaxTreeDepth + 2; ++i) deep /= "d" + std::to_string(i);
+    for (const auto& dir : {shallow, deep}) {
+        fs::create_directories(dir);
+        std::ofstream(dir / "metadata") << "/* CTF 1.8 */\n";
+    }
+    auto found = ctf::find_traces(root);
+    ASSERT_TRUE(found);
+    ASSERT_EQ(found->size(), 1U);  // the one deeper than kMaxTreeDepth is not reached
+    EXPECT_EQ(found->front(), shallow);
+    fs::remove_all(root);
+}
+
+// One packetised metadata packet (little-endian) holding `text`, with the given sizes in bits
+// (0: the right ones).
+std::vector<std::uint8_t> metadata_packet(const std::string& text, std::uint32_t content_bits = 0,
+                                          std::uint32_t packet_bits = 0) {
+    const auto right = static_cast<std::uint32_t>((37 + text.size()) * 8);
+    std::vector<std::uint8_t> p;
+    auto u32 = [&p](std::uint32_t v) {
+        for (int i = 0; i < 4; ++i) p.push_back(static_cast<std::uint8_t>(v >> (8 * i)));
+    };
+    u32(0x75d11d57);
+    p.insert(p.end(), 16, 0xab);  // uuid
+    u32(0);                       // checksum
+    u32(content_bits != 0 ? content_bits : right);
+    u32(packet_bits != 0 ? packet_bits : right);
+    p.insert(p.end(), {0, 0, 0, 1, 8});
+    p.insert(p.end(), text.begin(), text.end());
+    return p;
+}
+
+TEST(CtfMetadataPackets, ConsistentPacketsAndTextPass) {
+    auto two = metadata_packet("/* CTF 1.8 */ trace {");
+    const auto second = metadata_packet(" major = 1; };");
+    two.insert(two.end(), second.begin(), second.end());
+    EXPECT_TRUE(ctf::check_metadata_packets(two));
+    EXPECT_TRUE(ctf::check_metadata_packets(bytes("/* CTF 1.8 */ trace { major = 1; };")));
+    // The real LTTng traces of the corpus are packetised.
+    EXPECT_TRUE(ctf::check_metadata_file(kCorpus / "succeed/wk-heartbeat-u/metadata"));
+    EXPECT_TRUE(ctf::check_metadata_file(kCorpus / "succeed/multi-domains/kernel/metadata"));
+}
+
+TEST(CtfMetadataPackets, BadSizesAreReportedWithOffsetAndField) {
+    // content_size 0 made libbabeltrace2 2.0 loop forever (found by the fuzz target).
+    auto zero = ctf::check_metadata_packets(metadata_packet("x", 8, 0));
+    ASSERT_FALSE(zero);
+    EXPECT_EQ(zero.error().field, "content_size");
+    EXPECT_EQ(zero.error().offset, std::optional<std::uint64_t>(20));
+    EXPECT_EQ(zero.error().record, "metadata packet header");
+    auto small = ctf::check_metadata_packets(metadata_packet("text", 0, 37 * 8));
+    ASSERT_FALSE(small);
+    EXPECT_EQ(small.error().field, "packet_size");
+    auto past_end = ctf::check_metadata_packets(metadata_packet("text", 1000 * 8, 1000 * 8));
+    ASSERT_FALSE(past_end);
+    EXPECT_NE(past_end.error().message.find("past the end"), std::string::npos);
+    auto bad_second = metadata_packet("a");
+    bad_second.insert(bad_second.end(), 40, 0);  // a second header without the magic
+    auto magic = ctf::check_metadata_packets(bad_second);
+    ASSERT_FALSE(magic);
+    EXPECT_EQ(magic.error().field, "magic");
+    EXPECT_EQ(magic.error().offset, std::optional<std::uint64_t>(38));
+}
+
+TEST(CtfMetadataPackets, ATraceWithABadPacketIsRejectedNotHung) {
+    const fs::path dir = scratch_dir("badmeta");
+    const auto packet = metadata_packet("/* CTF 1.8 */", 8, 20800);
+    std::ofstream(dir / "metadata", std::ios::binary)
+        .write(reinterpret_cast<const char*>(packet.data()),
+               static_cast<std::streamsize>(packet.size()));
+    std::ofstream(dir / "stream") << "data";
+    auto source = ctf::open({dir, {}});
+    ASSERT_FALSE(source);
+    EXPECT_NE(source.error().to_string().find((dir / "metadata").string()), std::string::npos);
+    EXPECT_EQ(source.error().field, "content_size");
+    fs::remove_all(dir);
+}
+
+TEST(CtfText, Utf8AndEscapes) {
+    std::string out;
+    ctf::append_utf8(out, "a\"b\\c\n\x01", true);
+    EXPECT_EQ(out, "a\\\"b\\\\c\\x0a\\x01");
+    out.clear();
+    ctf::append_utf8(out, "caf\xc3\xa9 \xff \xe2\x82", false);  // valid é, stray 0xff, cut sequence
+    EXPECT_EQ(out, "caf\xc3\xa9 \\xff \\xe2\\x82");
+    out.clear();
+    ctf::append_utf8(out, "\xc0\xaf \xed\xa0\x80", false);  // overlong '/' and a surrogate
+    EXPECT_EQ(out, "\\xc0\\xaf \\xed\\xa0\\x80");
+}
+
+TEST(CtfText, LongTextIsCutWithAnEllipsis) {
+    std::string out;
+    ctf::append_utf8(out, std::string(5000, 'x'), false, 100);
+    EXPECT_LE(out.size(), 104U);
+    EXPECT_EQ(out.substr(out.size() - 3), "...");
+}
+
+TEST(CtfKernel, WaitStateFromPrevState) {
+    using ctf::KernelMapper;
+    using model::WaitState;
+    EXPECT_EQ(KernelMapper::wait_state(0), WaitState::Contention);      // R: preempted
+    EXPECT_EQ(KernelMapper::wait_state(1), WaitState::Other);           // S: sleeping
+    EXPECT_EQ(KernelMapper::wait_state(2), WaitState::Io);              // D: uninterruptible
+    EXPECT_EQ(KernelMapper::wait_state(0x100), WaitState::Contention);  // TASK_REPORT_MAX flag
+    EXPECT_EQ(KernelMapper::wait_state(0x402), WaitState::Io);
+}
+
+TEST(CtfErrors, BabeltraceLogLinesArePickedOut) {
+    const std::string log =
+        "11-21 14:05:21.790 21013 21013 E PLUGIN/CTF/META/PARSER yyerror@parser.y:943 At line 9 "
+        "in metadata stream: syntax error\n"
+        "11-21 14:05:21.790 21013 21013 W LIB/GRAPH add@graph.c:973 a warning\n"
+        "unrelated line from someone else\n"
+        "11-21 14:05:21.791 21013 21013 E PLUGIN/CTF/META/DECODER append@decoder.c:288 [probe] "
+        "Cannot create the metadata AST\n";
+    const auto lines = ctf::bt_log_errors(log, 5);
+    ASSERT_EQ(lines.size(), 2U);
+    EXPECT_EQ(lines[0], "At line 9 in metadata stream: syntax error");
+    EXPECT_EQ(lines[1], "Cannot create the metadata AST");
+    EXPECT_EQ(ctf::bt_log_errors(log, 1).size(), 1U);
+}
+
+TEST(CtfErrors, OpenFailsClearlyOnAMissingOrEmptyPath) {
+    auto missing = ctf::open({"/nonexistent/trace", {}});
+    ASSERT_FALSE(missing);
+    EXPECT_NE(missing.error().to_string().find("/nonexistent/trace"), std::string::npos);
+    const fs::path empty = scratch_dir("empty");
+    auto none = ctf::open({empty, {}});
+    ASSERT_FALSE(none);
+    EXPECT_NE(none.error().to_string().find("no CTF trace"), std::string::npos);
+    fs::remove_all(empty);
+}
+
+}  // namespace
+}  // namespace apcgate::ctf_test

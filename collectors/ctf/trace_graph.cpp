@@ -7,6 +7,7 @@
 
 #include "collectors/ctf/bt_error.hpp"
 #include "collectors/ctf/metadata_packets.hpp"
+#include "collectors/ctf/trace_query.hpp"
 
 namespace apcgate::collectors::ctf {
 
@@ -45,14 +46,8 @@ Result<PluginRef> find_plugin(const char* name) {
 Status add_trace_source(bt_graph* graph, const bt_plugin* ctf, const fs::path& dir,
                         const std::string& name, bt_logging_level level,
                         const bt_component_source** out) {
-    ValueRef params(bt_value_map_create());
-    bt_value* inputs = nullptr;
-    if (!params ||
-        bt_value_map_insert_empty_array_entry(params.get(), "inputs", &inputs) !=
-            BT_VALUE_MAP_INSERT_ENTRY_STATUS_OK ||
-        bt_value_array_append_string_element(inputs, dir.c_str()) !=
-            BT_VALUE_ARRAY_APPEND_ELEMENT_STATUS_OK)
-        return Error::at("out of memory building source.ctf.fs parameters");
+    ValueRef params = fs_source_params(dir);
+    if (!params) return Error::at("out of memory building source.ctf.fs parameters");
     const auto* cls = bt_plugin_borrow_source_component_class_by_name_const(ctf, "fs");
     if (cls == nullptr) return Error::at("plugin 'ctf' has no source component class 'fs'");
     if (bt_graph_add_source_component(graph, cls, name.c_str(), params.get(), level, out) !=

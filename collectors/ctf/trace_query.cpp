@@ -23,9 +23,7 @@ const bt_value* array_entry(const bt_value* map, const char* key) {
 
 }  // namespace
 
-std::optional<TimeRange> query_time_range(const bt_plugin* ctf, const std::filesystem::path& dir) {
-    const auto* cls = bt_plugin_borrow_source_component_class_by_name_const(ctf, "fs");
-    if (cls == nullptr) return std::nullopt;
+ValueRef fs_source_params(const std::filesystem::path& dir) {
     ValueRef params(bt_value_map_create());
     bt_value* inputs = nullptr;
     if (!params ||
@@ -33,7 +31,15 @@ std::optional<TimeRange> query_time_range(const bt_plugin* ctf, const std::files
             BT_VALUE_MAP_INSERT_ENTRY_STATUS_OK ||
         bt_value_array_append_string_element(inputs, dir.c_str()) !=
             BT_VALUE_ARRAY_APPEND_ELEMENT_STATUS_OK)
-        return std::nullopt;
+        return ValueRef();
+    return params;
+}
+
+std::optional<TimeRange> query_time_range(const bt_plugin* ctf, const std::filesystem::path& dir) {
+    const auto* cls = bt_plugin_borrow_source_component_class_by_name_const(ctf, "fs");
+    if (cls == nullptr) return std::nullopt;
+    ValueRef params = fs_source_params(dir);
+    if (!params) return std::nullopt;
     QueryExecutorRef query(
         bt_query_executor_create(bt_component_class_source_as_component_class_const(cls),
                                  "babeltrace.trace-infos", params.get()));

@@ -11,12 +11,18 @@
 #include <filesystem>
 #include <optional>
 
+#include "collectors/ctf/bt_ref.hpp"
+
 namespace apcgate::collectors::ctf {
 
 struct TimeRange {
     std::int64_t begin = 0;  // ns from the clock's origin
     std::int64_t end = 0;
 };
+
+// source.ctf.fs's parameters for the one trace in `dir` ({ inputs: [dir] }); empty when
+// libbabeltrace2 runs out of memory. Shared by the graph that reads the trace and the query.
+ValueRef fs_source_params(const std::filesystem::path& dir);
 
 // The union of the streams' ranges of the trace in `dir`; nullopt when the trace's streams have
 // no clock or the query fails (its error is cleared: the conversion does not need it).

@@ -279,9 +279,15 @@ TEST_F(AnnotateServeTest, AFloodLeavesTheDaemonBoundedAndTheCaptureValid) {
     rss_max = std::max(rss_max, daemon_->rss_kib());
 
     EXPECT_GT(flooded.load(), 16U << 20) << "far more than the daemon may hold (< 1 MiB)";
-    // The hand-over holds at most 16 MiB; the merger, encoder and send queue follow it.
-    EXPECT_LT(rss_max - rss_before, 96 * 1024)
+#if defined(__SANITIZE_ADDRESS__)
+    // ASan's quarantine holds freed memory back on purpose: RSS says nothing about bounds there.
+    (void)rss_max;
+#else
+    // The hand-over holds at most 16 MiB; the merger, encoder and send queue follow it. Less
+    // than the flood itself, so a daemon that kept what it was sent fails here.
+    EXPECT_LT(rss_max - rss_before, 24 * 1024)
         << "RSS " << rss_before << " -> " << rss_max << " KiB";
+#endif
     const CheckedCapture checked = check_capture(frames, *captured);
     for (const auto& e : checked.errors) ADD_FAILURE() << e;
     const Carried got = carried(checked.frames);

@@ -32,6 +32,9 @@ bool write_all(int fd, const std::uint8_t* data, std::size_t size) {
     return true;
 }
 
+// Frames at least this large are written straight from the encoder's buffer.
+constexpr std::size_t kDirectWrite = 16 * 1024;
+
 }  // namespace
 
 ApcDirectory::ApcDirectory(std::filesystem::path dir, UniqueFd data)
@@ -76,8 +79,16 @@ void ApcDirectory::frame(std::span<const std::uint8_t> body) {
     const std::size_t at = pending_.size();
     pending_.resize(at + 4);
     wire::patch_le32(pending_, at, static_cast<std::uint32_t>(body.size()));
-    pending_.insert(pending_.end(), body.begin(), body.end());
     bytes_ += 4 + body.size();
+    if (body.size() < kDirectWrite) {
+        pending_.insert(pending_.end(), body.begin(), body.end());
+        return;
+    }
+    // A full frame (a converter writes hundreds of MB of them) goes to the file as it is, after
+    // what is pending, instead of being copied into the pending buffer first.
+    flush();
+    if (status_ && !write_all(data_.get(), body.data(), body.size()))
+        status_ = os_error(dir_ / kApcDataFile, "cannot write APC data");
 }
 
 void ApcDirectory::flush() {

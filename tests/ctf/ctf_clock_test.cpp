@@ -23,19 +23,9 @@ fs::path write_slow_clock_trace(const fs::path& dir) {
     return dir;
 }
 
-class SlowClockTrace : public testing::Test {
+class SlowClockTrace : public WrittenTrace {
   protected:
-    void SetUp() override {
-        dir_ = write_slow_clock_trace(scratch_dir("clock") / "t");
-        auto run = run_ctf(dir_);
-        ASSERT_TRUE(run) << run.error().to_string();
-        run_ = std::move(*run);
-        ASSERT_TRUE(run_->report().complete()) << run_->report().stop_reason()->to_string();
-    }
-    void TearDown() override { fs::remove_all(dir_.parent_path()); }
-
-    fs::path dir_;
-    std::unique_ptr<TraceRun> run_;
+    void SetUp() override { load("clock", "t", write_slow_clock_trace); }
 };
 
 TEST_F(SlowClockTrace, FrequencyAndOffsetsGiveNanoseconds) {

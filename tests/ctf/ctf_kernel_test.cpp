@@ -87,19 +87,9 @@ fs::path write_kernel_trace(const fs::path& dir) {
     return dir;
 }
 
-class KernelTrace : public testing::Test {
+class KernelTrace : public WrittenTrace {
   protected:
-    void SetUp() override {
-        dir_ = write_kernel_trace(scratch_dir("kernel") / "kernel");
-        auto run = run_ctf(dir_);
-        ASSERT_TRUE(run) << run.error().to_string();
-        run_ = std::move(*run);
-        ASSERT_TRUE(run_->report().complete()) << run_->report().stop_reason()->to_string();
-    }
-    void TearDown() override { fs::remove_all(dir_.parent_path()); }
-
-    fs::path dir_;
-    std::unique_ptr<TraceRun> run_;
+    void SetUp() override { load("kernel", "kernel", write_kernel_trace); }
 };
 
 TEST_F(KernelTrace, SchedSwitchIsOneActivitySwitchEach) {

@@ -4,6 +4,8 @@
 // counter totals per counter name).
 #pragma once
 
+#include <gtest/gtest.h>
+
 #include <filesystem>
 #include <map>
 #include <memory>
@@ -58,5 +60,23 @@ Result<std::unique_ptr<TraceRun>> run_ctf(const std::filesystem::path& input, in
 
 // A fresh empty directory for one test.
 std::filesystem::path scratch_dir(const std::string& name);
+
+// A fixture over one trace a test writes: each test's SetUp calls load() with the writer, the
+// trace is run through the source once and its scratch directory goes at the end.
+class WrittenTrace : public testing::Test {
+  protected:
+    using Writer = std::filesystem::path (*)(const std::filesystem::path& dir);
+    void load(const std::string& scratch, const std::string& leaf, Writer write) {
+        dir_ = write(scratch_dir(scratch) / leaf);
+        auto run = run_ctf(dir_);
+        ASSERT_TRUE(run) << run.error().to_string();
+        run_ = std::move(*run);
+        ASSERT_TRUE(run_->report().complete()) << run_->report().stop_reason()->to_string();
+    }
+    void TearDown() override { std::filesystem::remove_all(dir_.parent_path()); }
+
+    std::filesystem::path dir_;
+    std::unique_ptr<TraceRun> run_;
+};
 
 }  // namespace apcgate::ctf_test

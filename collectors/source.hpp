@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <limits>
 #include <string>
 #include <string_view>
@@ -20,6 +21,11 @@
 namespace apcgate::collectors {
 
 inline constexpr model::Nanos kNever = std::numeric_limits<model::Nanos>::max();
+
+// How a live collector reports: the daemon injects the sink (spdlog there; tests collect the
+// lines), so collector libraries need no logging dependency.
+enum class LogLevel { Debug, Info, Warn };
+using LogFn = std::function<void(LogLevel, const std::string&)>;
 
 struct CaptureContext {
     const model::CaptureSettings& settings;

@@ -12,6 +12,19 @@
 
 namespace apcgate::daemon {
 
+namespace {
+
+// The collectors' log lines, into the daemon's log.
+collectors::LogFn spdlog_sink() {
+    return [](collectors::LogLevel level, const std::string& line) {
+        if (level == collectors::LogLevel::Warn) spdlog::warn("{}", line);
+        else if (level == collectors::LogLevel::Info) spdlog::info("{}", line);
+        else spdlog::debug("{}", line);
+    };
+}
+
+}  // namespace
+
 CollectorSet make_collectors(const CommonOptions& options) {
     CollectorSet set;
     auto procfs = std::make_unique<collectors::procfs::ProcfsSource>(options.proc_root,
@@ -20,15 +33,10 @@ CollectorSet make_collectors(const CommonOptions& options) {
     set.sources.push_back(std::move(procfs));
     if (options.annotate) {
         namespace an = collectors::annotate;
-        auto log = [](an::LogLevel level, const std::string& line) {
-            if (level == an::LogLevel::Warn) spdlog::warn("{}", line);
-            else if (level == an::LogLevel::Info) spdlog::info("{}", line);
-            else spdlog::debug("{}", line);
-        };
         set.sources.push_back(std::make_unique<an::AnnotateSource>(
             an::make_config(options.annotate_socket_name, options.annotate_tcp_port,
                             options.annotate_fifo),
-            log));
+            spdlog_sink()));
     }
     {
         // Scheduler activity, call stacks, software and hardware counters: system-wide, or just
@@ -39,11 +47,7 @@ CollectorSet make_collectors(const CommonOptions& options) {
         po.sys_root = options.sys_root;
         po.follow_pids = options.follow_pids;
         po.from_exec = options.follow_from_exec;
-        po.log = [](pf::LogLevel level, const std::string& line) {
-            if (level == pf::LogLevel::Warn) spdlog::warn("{}", line);
-            else if (level == pf::LogLevel::Info) spdlog::info("{}", line);
-            else spdlog::debug("{}", line);
-        };
+        po.log = spdlog_sink();
         set.sources.push_back(std::make_unique<pf::PerfSource>(std::move(po)));
     }
     set.declare_all();

@@ -1,6 +1,5 @@
-// How the annotation sources report: the daemon injects a sink (spdlog there; tests collect the
-// lines), so this library needs no logging dependency. Warnings about misbehaving clients are
-// rate limited, so a hostile client cannot flood the log.
+// How the annotation sources report, through the collectors' injected log sink (source.hpp).
+// Warnings about misbehaving clients are rate limited, so a hostile client cannot flood the log.
 #pragma once
 
 #include <cstdint>
@@ -8,10 +7,12 @@
 #include <mutex>
 #include <string>
 
+#include "collectors/source.hpp"
+
 namespace apcgate::collectors::annotate {
 
-enum class LogLevel { Debug, Info, Warn };
-using LogFn = std::function<void(LogLevel, const std::string&)>;
+using collectors::LogFn;
+using collectors::LogLevel;
 
 class Log {
   public:

@@ -26,11 +26,12 @@
 #include "collectors/perf/perf_session.hpp"
 #include "collectors/perf/record_normalizer.hpp"
 #include "collectors/perf/record_parser.hpp"
+#include "collectors/source.hpp"
 
 namespace apcgate::collectors::perf {
 
-enum class LogLevel { Debug, Info, Warn };
-using LogFn = std::function<void(LogLevel, const std::string&)>;
+using collectors::LogFn;
+using collectors::LogLevel;
 
 struct ReaderConfig {
     std::int64_t zero_monotonic_ns = 0;

@@ -6,17 +6,13 @@
 #include "daemon/apc_directory.hpp"
 #include "daemon/mapped_file.hpp"
 #include "protocol/apc/message_format.hpp"
+#include "protocol/wire/overloaded.hpp"
 
 namespace apcgate::daemon {
 
 namespace {
 
-template <class... F>
-struct Overloaded : F... {
-    using F::operator()...;
-};
-template <class... F>
-Overloaded(F...) -> Overloaded<F...>;
+using wire::Overloaded;
 
 std::optional<std::string> read_text(const std::filesystem::path& p) {
     std::ifstream in(p, std::ios::binary);

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "protocol/wire/overloaded.hpp"
+
 namespace apcgate::collectors::perf {
 namespace {
 
@@ -10,12 +12,7 @@ constexpr std::uint64_t kContextKernel = static_cast<std::uint64_t>(-128);
 constexpr std::uint64_t kContextUser = static_cast<std::uint64_t>(-512);
 constexpr std::uint64_t kContextMax = static_cast<std::uint64_t>(-4095);
 
-template <class... F>
-struct Overloaded : F... {
-    using F::operator()...;
-};
-template <class... F>
-Overloaded(F...) -> Overloaded<F...>;
+using wire::Overloaded;
 
 }  // namespace
 

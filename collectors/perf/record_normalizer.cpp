@@ -2,15 +2,12 @@
 
 #include <sys/mman.h>
 
+#include "protocol/wire/overloaded.hpp"
+
 namespace apcgate::collectors::perf {
 namespace {
 
-template <class... F>
-struct Overloaded : F... {
-    using F::operator()...;
-};
-template <class... F>
-Overloaded(F...) -> Overloaded<F...>;
+using wire::Overloaded;
 
 }  // namespace
 

@@ -2,19 +2,16 @@
 
 #include <perfmon/pfmlib_perf_event.h>
 
+#include "collectors/pmu/pmu_iterate.hpp"
+
 #include <cstring>
 
 namespace apcgate::collectors::pmu {
 
 std::vector<PmuEventInfo> list_pmu_events(std::string_view pmu, std::size_t limit) {
     std::vector<PmuEventInfo> out;
-    if (pfm_initialize() != PFM_SUCCESS) return out;
-    for (int p = PFM_PMU_NONE + 1; p < PFM_PMU_MAX; ++p) {
-        pfm_pmu_info_t info;
-        std::memset(&info, 0, sizeof info);
-        info.size = sizeof info;
-        if (pfm_get_pmu_info(static_cast<pfm_pmu_t>(p), &info) != PFM_SUCCESS) continue;
-        if (info.name == nullptr || pmu != info.name) continue;
+    for_each_pmu_info([&](const pfm_pmu_info_t& info) {
+        if (info.name == nullptr || pmu != info.name) return true;  // not this one: go on
         for (int e = info.first_event; e != -1 && out.size() < limit; e = pfm_get_event_next(e)) {
             pfm_event_info_t ev;
             std::memset(&ev, 0, sizeof ev);
@@ -33,8 +30,8 @@ std::vector<PmuEventInfo> list_pmu_events(std::string_view pmu, std::size_t limi
                 continue;
             out.push_back({ev.name, ev.desc != nullptr ? ev.desc : "", attr.type, attr.config});
         }
-        break;
-    }
+        return false;  // found: stop
+    });
     return out;
 }
 

@@ -18,6 +18,7 @@
 #include <thread>
 
 #include "collectors/perf/perf_source.hpp"
+#include "events_of.hpp"
 #include "protocol/model/timeline_clock.hpp"
 #include "symbols.hpp"
 
@@ -48,13 +49,7 @@ int open_fds() {
     return n;
 }
 
-template <class T>
-std::vector<T> all_of(const std::vector<model::Event>& events) {
-    std::vector<T> out;
-    for (const auto& e : events)
-        if (const T* v = std::get_if<T>(&e)) out.push_back(*v);
-    return out;
-}
+using testing::all_of;
 
 // Runs one capture around `work`, polling from this thread as the engine would.
 class Capture {

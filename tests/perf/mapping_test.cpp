@@ -7,6 +7,7 @@
 #include <fstream>
 
 #include "collectors/perf/event_mapper.hpp"
+#include "events_of.hpp"
 #include "collectors/perf/image_map.hpp"
 #include "collectors/perf/proc_reader.hpp"
 #include "collectors/perf/record_normalizer.hpp"
@@ -16,13 +17,7 @@ namespace {
 
 namespace fs = std::filesystem;
 
-template <class T>
-std::vector<T> all_of(const std::vector<model::Event>& events) {
-    std::vector<T> out;
-    for (const auto& e : events)
-        if (const T* v = std::get_if<T>(&e)) out.push_back(*v);
-    return out;
-}
+using testing::all_of;
 
 TEST(AddressSpace, ResolvesToFileOffsetsAndNewMappingsCutOldOnes) {
     AddressSpace s;

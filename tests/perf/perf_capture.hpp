@@ -17,6 +17,7 @@
 
 #include "protocol/apc/capture_stream.hpp"
 #include "xml/documents.hpp"
+#include "events_of.hpp"
 
 namespace apcgate::collectors::perf::testing {
 
@@ -52,13 +53,6 @@ inline CaptureFiles read_capture(const fs::path& dir) {
     return out;
 }
 
-template <class T>
-std::vector<T> all_of(const std::vector<model::Event>& events) {
-    std::vector<T> out;
-    for (const auto& e : events)
-        if (const T* v = std::get_if<T>(&e)) out.push_back(*v);
-    return out;
-}
 
 // "ping 123" lines from the workload's --out file.
 inline std::map<std::string, int> read_tids(const fs::path& file) {

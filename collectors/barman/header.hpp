@@ -126,6 +126,9 @@ struct Header {
 };
 
 // Reads the preamble from the first bytes of the file (at least 92).
+// An error in the header: at `offset`, naming the field (record kind "header").
+Error header_error(std::string message, std::uint64_t offset, std::string field);
+
 Result<Preamble> read_preamble(std::span<const std::uint8_t> bytes);
 
 // The fewest bytes a header with these constants can take (custom charts counted as one), for

@@ -53,6 +53,8 @@ std::string describe_bytes(std::span<const std::uint8_t> head) {
     return hex + " (\"" + text + "\")";
 }
 
+}  // namespace
+
 Error header_error(std::string message, std::uint64_t offset, std::string field) {
     Error e = Error::at(std::move(message));
     e.offset = offset;
@@ -60,8 +62,6 @@ Error header_error(std::string message, std::uint64_t offset, std::string field)
     e.field = std::move(field);
     return e;
 }
-
-}  // namespace
 
 model::Nanos ClockInfo::to_ns(std::uint64_t ticks) const {
     __extension__ typedef unsigned __int128 u128;

@@ -27,14 +27,6 @@
 namespace apcgate::collectors::barman {
 namespace {
 
-Error header_error(std::string message, std::uint64_t offset, std::string field) {
-    Error e = Error::at(std::move(message));
-    e.offset = offset;
-    e.record = std::string(kind::kHeader);
-    e.field = std::move(field);
-    return e;
-}
-
 class StringTable {
   public:
     StringTable(std::span<const std::uint8_t> used, std::vector<Error>& problems)

@@ -373,29 +373,42 @@ bool Conn::wait_closed(std::chrono::milliseconds timeout) {
     }
 }
 
+namespace {
+
+// Whether a TCP listener could bind `port` on loopback now (IPv4, or ::1 where IPv6 exists).
+bool loopback_port_free(std::uint16_t port, bool v6) {
+    const int s = ::socket(v6 ? AF_INET6 : AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
+    if (s < 0) return v6;  // no IPv6 here: nothing to collide with
+    int rc = -1;
+    if (v6) {
+        sockaddr_in6 b{};
+        b.sin6_family = AF_INET6;
+        b.sin6_port = htons(port);
+        b.sin6_addr = in6addr_loopback;
+        rc = ::bind(s, reinterpret_cast<const sockaddr*>(&b), sizeof b);  // NOLINT
+    } else {
+        sockaddr_in b{};
+        b.sin_family = AF_INET;
+        b.sin_port = htons(port);
+        b.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+        rc = ::bind(s, reinterpret_cast<const sockaddr*>(&b), sizeof b);  // NOLINT
+    }
+    ::close(s);
+    return rc == 0;
+}
+
+}  // namespace
+
 std::uint16_t free_port_pair() {
-    for (int attempt = 0; attempt < 50; ++attempt) {
-        const int a = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-        sockaddr_in addr{};
-        addr.sin_family = AF_INET;
-        addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-        socklen_t len = sizeof addr;
-        ::bind(a, reinterpret_cast<const sockaddr*>(&addr), sizeof addr);
-        ::getsockname(a, reinterpret_cast<sockaddr*>(&addr), &len);
-        const std::uint16_t port = ntohs(addr.sin_port);
-        ::close(a);
-        if (port == 0 || port == 65535) continue;
-        // Both ports (and their ::1 twins) must bind now.
+    // Below the kernel's ephemeral range (32768 up by default), so the outgoing connections of
+    // tests running in parallel cannot take the pair between this check and the source's bind.
+    constexpr std::uint16_t kLow = 20000, kSpan = 12000;
+    static std::atomic<std::uint32_t> next{static_cast<std::uint32_t>(::getpid()) * 7919U};
+    for (int attempt = 0; attempt < 200; ++attempt) {
+        const auto port = static_cast<std::uint16_t>(kLow + (next.fetch_add(2) % kSpan));
         bool ok = true;
-        for (std::uint16_t p : {port, static_cast<std::uint16_t>(port + 1)}) {
-            const int s = ::socket(AF_INET, SOCK_STREAM | SOCK_CLOEXEC, 0);
-            sockaddr_in b{};
-            b.sin_family = AF_INET;
-            b.sin_port = htons(p);
-            b.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-            ok = ok && ::bind(s, reinterpret_cast<const sockaddr*>(&b), sizeof b) == 0;
-            ::close(s);
-        }
+        for (std::uint16_t p : {port, static_cast<std::uint16_t>(port + 1)})
+            ok = ok && loopback_port_free(p, false) && loopback_port_free(p, true);
         if (ok) return port;
     }
     return 0;

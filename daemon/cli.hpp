@@ -41,7 +41,9 @@ struct ServeOptions {
     // --config-file: /etc/default/apcgate-style settings (service_config.hpp), re-read on SIGHUP.
     std::filesystem::path config_file;
     bool discovery = true;                 // --no-discovery: ignore Streamline's UDP discovery
-    std::uint16_t discovery_port = 30001;  // --discovery-port (0: a free port, for tests)
+    // --discovery-port: UDP ports answered (0: a free port, for tests). gatord listens on 30001
+    // (UDP_REQ_PORT in its UdpListener.h); Streamline has also been seen asking on 30003.
+    std::vector<std::uint16_t> discovery_ports = {30001, 30003};
     std::vector<std::string> given;        // options given on the command line: beat the file
 };
 

@@ -78,10 +78,15 @@ int main(int argc, char** argv) {
         ->check(CLI::ExistingFile);
     serve_cmd->add_flag_callback(
         "--no-discovery", [&serve] { serve.discovery = false; },
-        "Do not answer Streamline's UDP target discovery (by default UDP port 30001 on every "
-        "interface, or only the --listen address's interface)");
-    serve_cmd->add_option("--discovery-port", serve.discovery_port, "UDP port for discovery")
-        ->capture_default_str();
+        "Do not answer Streamline's UDP target discovery (by default UDP ports 30001 and 30003 on "
+        "every interface, or only the --listen address's interface)");
+    serve_cmd
+        ->add_option("--discovery-port", serve.discovery_ports,
+                     "UDP ports answering discovery, comma-separated or repeated (default "
+                     "30001,30003; 0: a free port)")
+        ->delimiter(',')
+        ->allow_extra_args(false)
+        ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
 
     RecordOptions record;
     std::string record_rate;

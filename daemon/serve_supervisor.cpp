@@ -15,6 +15,14 @@ constexpr auto kTick = std::chrono::milliseconds(250);
 constexpr auto kDrainTick = std::chrono::milliseconds(20);
 constexpr auto kDrainGrace = std::chrono::seconds(5);
 
+// The ports in the order given, each once; every 0 (a free port, for tests) is kept.
+std::vector<std::uint16_t> unique_ports(const std::vector<std::uint16_t>& ports) {
+    std::vector<std::uint16_t> out;
+    for (const std::uint16_t p : ports)
+        if (p == 0 || std::find(out.begin(), out.end(), p) == out.end()) out.push_back(p);
+    return out;
+}
+
 bool given(const ServeOptions& o, const char* name) {
     return std::find(o.given.begin(), o.given.end(), name) != o.given.end();
 }
@@ -38,8 +46,8 @@ ServeOptions merge_service_config(const ServeOptions& cli, const ServiceConfig& 
     if (file.binary && !given(cli, "--binary")) o.binary = *file.binary;
     if (file.log_level && !given(cli, "--log-level")) o.common.log_level = *file.log_level;
     if (file.discovery && !given(cli, "--no-discovery")) o.discovery = *file.discovery;
-    if (file.discovery_port && !given(cli, "--discovery-port"))
-        o.discovery_port = *file.discovery_port;
+    if (file.discovery_ports && !given(cli, "--discovery-port"))
+        o.discovery_ports = *file.discovery_ports;
     if (file.max_connections && !given(cli, "--max-connections"))
         o.server.max_connections = *file.max_connections;
     return o;
@@ -51,7 +59,7 @@ std::vector<std::string> settings_needing_restart(const ServeOptions& running,
     if (running.server.port != wanted.server.port) out.emplace_back("APCGATE_PORT");
     if (running.server.listen != wanted.server.listen) out.emplace_back("APCGATE_LISTEN");
     if (running.discovery != wanted.discovery) out.emplace_back("APCGATE_DISCOVERY");
-    if (running.discovery_port != wanted.discovery_port) out.emplace_back("APCGATE_DISCOVERY_PORT");
+    if (running.discovery_ports != wanted.discovery_ports) out.emplace_back("APCGATE_DISCOVERY_PORT");
     if (running.server.max_connections != wanted.server.max_connections)
         out.emplace_back("APCGATE_MAX_CONNECTIONS");
     return out;
@@ -115,7 +123,7 @@ int ServeSupervisor::run() {
     arm_tick();
     notify_.ready(status_text());
     io_.run();
-    if (discovery_) discovery_->stop();
+    stop_discovery();
     spdlog::info("stopped");
     return exit_code_;
 }
@@ -125,21 +133,29 @@ void ServeSupervisor::start_discovery() {
         spdlog::info("discovery: off (--no-discovery)");
         return;
     }
-    DiscoveryOptions options{effective_.server.listen, effective_.discovery_port,
-                             stack_->endpoint.port()};
-    discovery_ = std::make_unique<DiscoveryResponder>(io_, options);
-    auto bound = discovery_->open();
-    if (!bound) {
-        spdlog::warn("discovery: off: {}", bound.error().to_string());
-        discovery_.reset();
-        return;
+    std::string failures;
+    for (const std::uint16_t port : unique_ports(effective_.discovery_ports)) {
+        DiscoveryOptions options{effective_.server.listen, port, stack_->endpoint.port()};
+        auto responder = std::make_unique<DiscoveryResponder>(io_, options);
+        auto bound = responder->open();
+        if (!bound) {
+            spdlog::warn("discovery: not on UDP port {}: {}", port, bound.error().to_string());
+            failures += (failures.empty() ? "" : "; ") + bound.error().to_string();
+            continue;
+        }
+        responder->start();
+        spdlog::info("discovery: answering Streamline on UDP [{}]:{}{}",
+                     bound->address().to_string(), bound->port(),
+                     responder->interface_index()
+                         ? " (interface of " + effective_.server.listen + " only)"
+                         : std::string());
+        discovery_.push_back(std::move(responder));
     }
-    discovery_->start();
-    spdlog::info("discovery: answering Streamline on UDP [{}]:{}{}", bound->address().to_string(),
-                 bound->port(),
-                 discovery_->interface_index()
-                     ? " (interface of " + effective_.server.listen + " only)"
-                     : std::string());
+    if (discovery_.empty()) spdlog::warn("discovery: off: {}", failures);
+}
+
+void ServeSupervisor::stop_discovery() {
+    for (auto& responder : discovery_) responder->stop();
 }
 
 void ServeSupervisor::arm_stop_signals() {
@@ -186,7 +202,7 @@ void ServeSupervisor::on_stop_signal(int sig) {
     notify_.stopping("stopping: " + why);
     stack_->server->shutdown(why);  // ends a running capture cleanly
     pending_.reset();
-    if (discovery_) discovery_->stop();
+    stop_discovery();
     std::error_code ec;
     hup_.cancel(ec);
     drain_deadline_ = std::chrono::steady_clock::now() + kDrainGrace;

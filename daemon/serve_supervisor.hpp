@@ -52,6 +52,7 @@ class ServeSupervisor {
 
     Result<std::unique_ptr<Stack>> open_stack(CollectorSet collectors, std::uint16_t port);
     void start_discovery();
+    void stop_discovery();
     void on_stop_signal(int sig);
     void on_hup();
     void on_tick();
@@ -68,7 +69,7 @@ class ServeSupervisor {
     std::unique_ptr<Stack> stack_;
     std::vector<std::unique_ptr<Stack>> retiring_;  // shut down, waiting for their connections
     std::optional<CollectorSet> pending_;           // reloaded sources waiting for an idle moment
-    std::unique_ptr<DiscoveryResponder> discovery_;
+    std::vector<std::unique_ptr<DiscoveryResponder>> discovery_;  // one per UDP port
     SystemdNotifier notify_;
     asio::signal_set stop_signals_{io_, SIGINT, SIGTERM};
     asio::signal_set hup_{io_, SIGHUP};

@@ -1,5 +1,6 @@
 #include "daemon/service_config.hpp"
 
+#include <algorithm>
 #include <charconv>
 #include <fstream>
 #include <set>
@@ -150,8 +151,17 @@ Status apply(ServiceConfig& cfg, const Assignment& a, const std::string& input) 
         cfg.discovery = to_bool(a.value);
         if (!cfg.discovery) return invalid("expected yes or no");
     } else if (a.key == "APCGATE_DISCOVERY_PORT") {
-        cfg.discovery_port = to_number<std::uint16_t>(a.value, 1, 65535);
-        if (!cfg.discovery_port) return invalid("expected a port number 1..65535");
+        std::string list = a.value;
+        std::replace(list.begin(), list.end(), ',', ' ');
+        std::vector<std::uint16_t> ports;
+        for (const std::string& word : split_words(list)) {
+            const auto port = to_number<std::uint16_t>(word, 1, 65535);
+            if (!port) return invalid("expected port numbers 1..65535");
+            ports.push_back(*port);
+        }
+        if (ports.empty() || ports.size() > kMaxDiscoveryPorts)
+            return invalid("expected 1 to " + std::to_string(kMaxDiscoveryPorts) + " ports");
+        cfg.discovery_ports = std::move(ports);
     } else if (a.key == "APCGATE_MAX_CONNECTIONS") {
         cfg.max_connections = to_number<std::size_t>(a.value, 1, 4096);
         if (!cfg.max_connections) return invalid("expected 1..4096");

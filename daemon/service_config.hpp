@@ -19,7 +19,8 @@
 //   APCGATE_BINARY=            XRay: the instrumented executable (--binary)
 //   APCGATE_LOG_LEVEL=info     trace, debug, info, warn, error, critical or off (--log-level)
 //   APCGATE_DISCOVERY=yes      answer Streamline's UDP discovery (no: --no-discovery)
-//   APCGATE_DISCOVERY_PORT=30001  UDP port of discovery requests (--discovery-port)
+//   APCGATE_DISCOVERY_PORT="30001 30003"  UDP ports of discovery requests, separated by spaces
+//                              or commas (--discovery-port)
 //   APCGATE_MAX_CONNECTIONS=16 connections served at once (--max-connections)
 // Other keys are reported as warnings and ignored (other tools may share the file).
 #pragma once
@@ -37,6 +38,7 @@
 namespace apcgate::daemon {
 
 inline constexpr std::size_t kMaxServiceConfigBytes = 64 * 1024;
+inline constexpr std::size_t kMaxDiscoveryPorts = 8;  // APCGATE_DISCOVERY_PORT, --discovery-port
 
 struct ServiceConfig {
     std::optional<std::uint16_t> port;
@@ -45,7 +47,7 @@ struct ServiceConfig {
     std::optional<std::string> binary;
     std::optional<std::string> log_level;
     std::optional<bool> discovery;
-    std::optional<std::uint16_t> discovery_port;
+    std::optional<std::vector<std::uint16_t>> discovery_ports;
     std::optional<std::size_t> max_connections;
     std::vector<std::string> warnings;  // unknown keys, with their line
 };

@@ -14,7 +14,7 @@ ServiceConfig everything() {
     f.binary = "/bin/prog";
     f.log_level = "debug";
     f.discovery = false;
-    f.discovery_port = 30003;
+    f.discovery_ports = std::vector<std::uint16_t>{4000};
     f.max_connections = 3;
     return f;
 }
@@ -27,7 +27,7 @@ TEST(ServeMerge, TheFileFillsWhatTheCommandLineLeftOut) {
     EXPECT_EQ(o.binary, "/bin/prog");
     EXPECT_EQ(o.common.log_level, "debug");
     EXPECT_FALSE(o.discovery);
-    EXPECT_EQ(o.discovery_port, 30003);
+    EXPECT_EQ(o.discovery_ports, std::vector<std::uint16_t>{4000});
     EXPECT_EQ(o.server.max_connections, 3U);
 }
 
@@ -40,7 +40,7 @@ TEST(ServeMerge, OptionsGivenOnTheCommandLineWin) {
     cli.common.log_level = "warn";
     cli.discovery = true;
     cli.server.max_connections = 7;
-    cli.discovery_port = 40000;
+    cli.discovery_ports = {40000};
     cli.given = {"--port",      "--listen",       "--source",          "--binary",
                  "--log-level", "--no-discovery", "--max-connections", "--discovery-port"};
     const ServeOptions o = merge_service_config(cli, everything());
@@ -50,7 +50,7 @@ TEST(ServeMerge, OptionsGivenOnTheCommandLineWin) {
     EXPECT_EQ(o.binary, "/bin/other");
     EXPECT_EQ(o.common.log_level, "warn");
     EXPECT_TRUE(o.discovery);
-    EXPECT_EQ(o.discovery_port, 40000);
+    EXPECT_EQ(o.discovery_ports, std::vector<std::uint16_t>{40000});
     EXPECT_EQ(o.server.max_connections, 7U);
 }
 
@@ -61,7 +61,8 @@ TEST(ServeMerge, UnsetFileKeysKeepTheCommandLineValues) {
     EXPECT_EQ(o.server.port, 4321);
     EXPECT_EQ(o.server.listen, "::");
     EXPECT_TRUE(o.discovery);
-    EXPECT_EQ(o.discovery_port, 30001);  // gatord's UDP_REQ_PORT
+    // gatord's UDP_REQ_PORT, and the port Streamline has been seen asking on.
+    EXPECT_EQ(o.discovery_ports, (std::vector<std::uint16_t>{30001, 30003}));
 }
 
 TEST(ServeMerge, PortListenDiscoveryAndLimitNeedARestart) {

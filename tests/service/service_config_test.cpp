@@ -26,7 +26,7 @@ TEST(ServiceConfig, EveryKeyIsRead) {
     EXPECT_EQ(c->log_level, std::optional<std::string>("debug"));
     EXPECT_EQ(c->discovery, std::optional<bool>(false));
     EXPECT_EQ(c->max_connections, std::optional<std::size_t>(4));
-    EXPECT_EQ(c->discovery_port, std::optional<std::uint16_t>(30003));
+    EXPECT_EQ(c->discovery_ports, std::optional(std::vector<std::uint16_t>{30003}));
     EXPECT_TRUE(c->warnings.empty());
 }
 
@@ -44,6 +44,12 @@ TEST(ServiceConfig, ShellQuotingCommentsAndExportAreUnderstood) {
     ASSERT_TRUE(c->sources);
     EXPECT_EQ(*c->sources, std::vector<std::string>{"a#b"});  // '#' inside a word is literal
     EXPECT_FALSE(c->port);
+}
+
+TEST(ServiceConfig, DiscoveryPortsAreAListSeparatedBySpacesOrCommas) {
+    auto c = parse("APCGATE_DISCOVERY_PORT=\"30001, 30003 4000\"\n");
+    ASSERT_TRUE(c) << c.error().to_string();
+    EXPECT_EQ(c->discovery_ports, std::optional(std::vector<std::uint16_t>{30001, 30003, 4000}));
 }
 
 TEST(ServiceConfig, AnEmptySourcesValueMeansLiveData) {
@@ -84,6 +90,11 @@ TEST(ServiceConfig, ErrorsNameTheFileLineOffsetAndKey) {
         {"APCGATE_DISCOVERY=maybe\n", 0, "line 1", "APCGATE_DISCOVERY", "yes or no"},
         {"APCGATE_LOG_LEVEL=loud\n", 0, "line 1", "APCGATE_LOG_LEVEL", "trace..off"},
         {"APCGATE_MAX_CONNECTIONS=0\n", 0, "line 1", "APCGATE_MAX_CONNECTIONS", "1..4096"},
+        {"APCGATE_DISCOVERY_PORT=30001,x\n", 0, "line 1", "APCGATE_DISCOVERY_PORT", "port numbers"},
+        {"APCGATE_DISCOVERY_PORT=0\n", 0, "line 1", "APCGATE_DISCOVERY_PORT", "port numbers"},
+        {"APCGATE_DISCOVERY_PORT=\n", 0, "line 1", "APCGATE_DISCOVERY_PORT", "1 to 8 ports"},
+        {"APCGATE_DISCOVERY_PORT=\"1 2 3 4 5 6 7 8 9\"\n", 0, "line 1", "APCGATE_DISCOVERY_PORT",
+         "1 to 8 ports"},
         {"APCGATE_LISTEN=x\\", 16, "line 1", "APCGATE_LISTEN", "backslash at end"},
     };
     for (const auto& bc : cases) {
@@ -116,7 +127,8 @@ TEST(ServiceConfig, TheShippedDefaultFileParsesToTheDefaults) {
     EXPECT_TRUE(c->sources->empty());
     EXPECT_EQ(c->log_level, std::optional<std::string>("info"));
     EXPECT_EQ(c->max_connections, std::optional<std::size_t>(16));
-    EXPECT_FALSE(c->binary);  // commented out
+    EXPECT_FALSE(c->binary);           // commented out
+    EXPECT_FALSE(c->discovery_ports);  // commented out: the built-in 30001 and 30003
 }
 
 TEST(ServiceConfig, AMissingFileIsAnErrorNamingIt) {

@@ -9,6 +9,7 @@
 
 #include <csignal>
 #include <fstream>
+#include <regex>
 #include <thread>
 
 #include "capture_check.hpp"
@@ -112,6 +113,45 @@ TEST(ServiceDiscovery, AnswersWithTheHostNameAndTheServedTcpPort) {
     EXPECT_EQ(fields->tcp_port, static_cast<std::uint32_t>(*port));
     EXPECT_EQ(fields->protocol_version, 680U);
     EXPECT_EQ(udp_socket_inodes(d.pid()).size(), 1U);
+    d.signal(SIGTERM);
+    EXPECT_EQ(d.wait(), std::optional<int>(0)) << d.log();
+}
+
+// The UDP ports the daemon says it answers discovery on, once `count` of them are logged.
+std::vector<std::uint16_t> discovery_ports_logged(const DaemonProcess& d, std::size_t count) {
+    const std::regex line(R"(answering Streamline on UDP \[[^\]]*\]:(\d+))");
+    const auto deadline = std::chrono::steady_clock::now() + 10s;
+    while (true) {
+        const std::string log = d.log();
+        std::vector<std::uint16_t> ports;
+        for (std::sregex_iterator i(log.begin(), log.end(), line), end; i != end; ++i)
+            ports.push_back(static_cast<std::uint16_t>(std::stoi((*i)[1])));
+        if (ports.size() >= count || std::chrono::steady_clock::now() > deadline) return ports;
+        std::this_thread::sleep_for(20ms);
+    }
+}
+
+// gatord's port and the one Streamline has been seen asking on are both answered by default;
+// here two free ports stand for them.
+TEST(ServiceDiscovery, EveryDiscoveryPortGivenAnswers) {
+    std::vector<std::string> args = serve_args(temp_dir("state"));
+    args[6] = "0,0";  // --discovery-port
+    DaemonProcess d(args);
+    const auto port = d.wait_for_port();
+    ASSERT_TRUE(port) << d.log();
+    const std::vector<std::uint16_t> udp = discovery_ports_logged(d, 2);
+    ASSERT_EQ(udp.size(), 2U) << d.log();
+    EXPECT_NE(udp[0], udp[1]);
+    EXPECT_EQ(udp_socket_inodes(d.pid()).size(), 2U);
+    for (const std::uint16_t p : udp) {
+        UdpProbe probe;
+        ASSERT_TRUE(probe.send("127.0.0.1", p, discovery_request()));
+        auto answer = probe.receive(10s);
+        ASSERT_TRUE(answer) << "port " << p << "\n" << d.log();
+        auto fields = daemon::parse_discovery_answer(*answer);
+        ASSERT_TRUE(fields) << fields.error().to_string();
+        EXPECT_EQ(fields->tcp_port, static_cast<std::uint32_t>(*port));
+    }
     d.signal(SIGTERM);
     EXPECT_EQ(d.wait(), std::optional<int>(0)) << d.log();
 }

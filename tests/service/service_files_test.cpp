@@ -199,6 +199,7 @@ TEST(Dockerfile, CopiesExistingFilesExposesThePortsAndChecksHealth) {
     }
     EXPECT_NE(last["EXPOSE"].find("8080/tcp"), std::string::npos);
     EXPECT_NE(last["EXPOSE"].find("30001/udp"), std::string::npos);
+    EXPECT_NE(last["EXPOSE"].find("30003/udp"), std::string::npos);
     EXPECT_NE(last["HEALTHCHECK"].find("CMD [\"/usr/local/bin/apcgate-healthcheck\"]"),
               std::string::npos)
         << last["HEALTHCHECK"];

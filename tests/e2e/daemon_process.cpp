@@ -5,11 +5,14 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <fstream>
 #include <regex>
 #include <sstream>
 #include <thread>
+
+extern char** environ;
 
 namespace apcgate::e2e {
 
@@ -38,24 +41,38 @@ fs::path temp_dir(const std::string& name) {
 
 namespace {
 
-pid_t spawn(const std::vector<std::string>& args, const fs::path& log) {
+// Everything the child needs is made before fork(): after it, only async-signal-safe calls.
+pid_t spawn(const std::vector<std::string>& args, const fs::path& log,
+            const std::vector<std::pair<std::string, std::string>>& extra_env) {
     std::vector<std::string> full{apcgate_binary()};
     full.insert(full.end(), args.begin(), args.end());
+    std::vector<char*> argv;
+    for (auto& a : full) argv.push_back(a.data());
+    argv.push_back(nullptr);
+    std::vector<std::string> env_text;
+    for (char** e = environ; *e != nullptr; ++e) {
+        const std::string_view entry(*e);
+        const auto overridden = [&](const auto& kv) { return entry.starts_with(kv.first + "="); };
+        if (std::none_of(extra_env.begin(), extra_env.end(), overridden)) env_text.emplace_back(entry);
+    }
+    for (const auto& [name, value] : extra_env) env_text.push_back(name + "=" + value);
+    std::vector<char*> envp;
+    for (auto& e : env_text) envp.push_back(e.data());
+    envp.push_back(nullptr);
+    const int log_fd = ::open(log.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
+    const int devnull = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
     const pid_t pid = ::fork();
     if (pid == 0) {
-        const int fd = ::open(log.c_str(), O_WRONLY | O_CREAT | O_TRUNC, 0644);
-        ::dup2(fd, 1);
-        ::dup2(fd, 2);
-        const int devnull = ::open("/dev/null", O_RDONLY);
+        ::dup2(log_fd, 1);
+        ::dup2(log_fd, 2);
         ::dup2(devnull, 0);
         // Only stdio is inherited: fd counts in the child are its own.
         for (int i = 3; i < 1024; ++i) ::close(i);
-        std::vector<char*> argv;
-        for (auto& a : full) argv.push_back(a.data());
-        argv.push_back(nullptr);
-        ::execv(argv[0], argv.data());
+        ::execve(argv[0], argv.data(), envp.data());
         ::_exit(127);
     }
+    if (log_fd >= 0) ::close(log_fd);
+    if (devnull >= 0) ::close(devnull);
     return pid;
 }
 
@@ -67,9 +84,10 @@ int decode_status(int status) {
 
 }  // namespace
 
-DaemonProcess::DaemonProcess(std::vector<std::string> args) {
+DaemonProcess::DaemonProcess(std::vector<std::string> args, const EnvironmentFor& env) {
     log_ = temp_dir("log") / "daemon.log";
-    pid_ = spawn(args, log_);
+    { std::ofstream create(log_); }
+    pid_ = spawn(args, log_, env ? env(log_) : std::vector<std::pair<std::string, std::string>>{});
 }
 
 DaemonProcess::~DaemonProcess() {

@@ -6,16 +6,23 @@
 
 #include <chrono>
 #include <filesystem>
+#include <functional>
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace apcgate::e2e {
 
+// Variables added to the daemon's environment, made once its log file exists (so they can name
+// it, e.g. JOURNAL_STREAM with the log's device and inode, as systemd sets for the journal).
+using EnvironmentFor = std::function<std::vector<std::pair<std::string, std::string>>(
+    const std::filesystem::path& log)>;
+
 class DaemonProcess {
 public:
     // Starts `apcgate args...` with stdout/stderr sent to a log file in a temp dir.
-    explicit DaemonProcess(std::vector<std::string> args);
+    explicit DaemonProcess(std::vector<std::string> args, const EnvironmentFor& env = {});
     ~DaemonProcess();  // SIGKILL if still running
     DaemonProcess(const DaemonProcess&) = delete;
     DaemonProcess& operator=(const DaemonProcess&) = delete;

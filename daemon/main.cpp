@@ -4,6 +4,8 @@
 #include <CLI/CLI.hpp>
 #include <iostream>
 
+#include "collectors/ctf/child_process.hpp"
+#include "collectors/ctf/ctf_worker.hpp"
 #include "daemon/cli.hpp"
 #include "daemon/exit_codes.hpp"
 #include "daemon/logging.hpp"
@@ -44,6 +46,10 @@ const std::map<std::string, apcgate::model::SampleRate> kRates{
 }  // namespace
 
 int main(int argc, char** argv) {
+    // The CTF ingester's worker process (collectors/ctf/ctf_worker.hpp): not a user command.
+    if (argc >= 2 && argv[1] == apcgate::collectors::ctf::kWorkerCommand)
+        return apcgate::collectors::ctf::run_worker(argc - 2, argv + 2,
+                                                    apcgate::collectors::ctf::kWorkerOutputFd);
     CLI::App app{"apcgate: a Gator-protocol capture daemon for Arm Streamline", "apcgate"};
     app.footer(kExitCodesHelp);
     app.set_version_flag("--version", std::string("apcgate ") + APCGATE_VERSION);

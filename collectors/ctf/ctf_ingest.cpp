@@ -30,7 +30,7 @@ bool sniff(const fs::path& path, std::span<const std::uint8_t> head) {
 }
 
 Result<std::unique_ptr<ingest::IngestSource>> open(const ingest::IngestOptions& options) {
-    auto source = CtfSource::open(trace_root(options.input));
+    auto source = CtfSource::open(trace_root(options.input), options.self_exe);
     if (!source) return std::move(source).take_error();
     return std::unique_ptr<ingest::IngestSource>(std::move(*source));
 }

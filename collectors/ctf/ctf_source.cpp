@@ -4,28 +4,80 @@
 #include <iterator>
 
 #include "collectors/ctf/trace_discovery.hpp"
+#include "collectors/ctf/trace_graph.hpp"
 
 namespace apcgate::collectors::ctf {
 
 namespace fs = std::filesystem;
 
-Result<std::unique_ptr<CtfSource>> CtfSource::open(const fs::path& input) {
+namespace {
+
+// The probe's worker: its probe frame, or libbabeltrace2's error (the traces cannot be opened).
+// A worker that dies or hangs leaves `lost` set: the source then opens with no trace.
+Result<ProbeResult> run_probe(const fs::path& input, const std::vector<fs::path>& traces,
+                              const fs::path& self_exe, std::optional<Error>& lost) {
+    std::vector<std::string> args{"probe"};
+    for (const auto& t : traces) args.push_back(t.string());
+    auto worker = WorkerClient::start(self_exe, args);
+    if (!worker) return std::move(worker).take_error();
+    const auto doing = [&] { return "opening " + input.string(); };
+    FrameBytes body;
+    auto kind = (*worker)->next(body, doing);
+    if (!kind) {
+        lost = std::move(kind).take_error();
+        return ProbeResult{};
+    }
+    if (*kind == FrameKind::Error) {
+        Error e;
+        const Status st = decode_error(body, e);
+        if (st) return e;
+        lost = (*worker)->malformed(st.error(), doing());
+        return ProbeResult{};
+    }
+    auto probe = *kind == FrameKind::Probe
+                     ? decode_probe(body)
+                     : Result<ProbeResult>(Error::at("a probe frame was expected"));
+    if (!probe) {
+        lost = (*worker)->malformed(probe.error(), doing());
+        return ProbeResult{};
+    }
+    // The end frame and the worker's exit; what the probe found is kept whatever they are.
+    if (auto end = (*worker)->next(body, doing); end) (void)(*worker)->finish(doing);
+    return probe;
+}
+
+// The trace events (not the bookkeeping kinds in parentheses) a chunk's counts add.
+std::uint64_t trace_events(const ingest::IngestReport& counts) {
+    std::uint64_t n = 0;
+    for (const auto& [kind, s] : counts.kinds())
+        if (!kind.empty() && kind.front() != '(') n += s.read;
+    return n;
+}
+
+}  // namespace
+
+Result<std::unique_ptr<CtfSource>> CtfSource::open(const fs::path& input,
+                                                   const fs::path& self_exe) {
     auto traces = find_traces(input);
     if (!traces) return std::move(traces).take_error();
-    auto probe = probe_traces(*traces);
+    std::optional<Error> lost;
+    auto probe = run_probe(input, *traces, self_exe, lost);
     if (!probe) {
         Error e = std::move(probe).take_error();
         if (e.input.empty()) std::move(e).in_input(input.string());
         return e;
     }
-    return std::unique_ptr<CtfSource>(new CtfSource(input, std::move(*probe)));
+    std::unique_ptr<CtfSource> source(new CtfSource(input, self_exe, std::move(*probe)));
+    // libbabeltrace2 died on the traces: a capture of no events, and the report says why.
+    if (lost) source->report_.stopped(std::move(*lost));
+    return source;
 }
 
-CtfSource::CtfSource(fs::path input, ProbeResult probe)
+CtfSource::CtfSource(fs::path input, fs::path self_exe, ProbeResult probe)
     : input_(std::move(input)),
+      self_exe_(std::move(self_exe)),
       probe_(std::move(probe)),
-      report_("ctf", input_.string()),
-      reader_counts_("ctf", input_.string()) {
+      report_("ctf", input_.string()) {
     for (const auto& t : probe_.traces) report_.bytes_total += stream_bytes(t);
     // Traces that could not be opened are reported once: the capture holds the others.
     for (const auto& e : probe_.rejected) report_.stopped(e);
@@ -52,76 +104,99 @@ model::Nanos CtfSource::time_origin() const {
 
 Status CtfSource::start(const CaptureContext& ctx) {
     end_reading();
-    held_.release();
-    graph_.reset();
     zero_ = ctx.zero_monotonic_ns;
     watermark_ = 0;
-    reader_counts_ = ingest::IngestReport("ctf", input_.string());
-    mapper_ = std::make_unique<EventMapper>(ctx.counters, zero_, reader_counts_);
-    held_.release();
-    if (probe_.graph) {
-        // The first capture goes on from where the probe stopped.
-        graph_ = std::move(probe_.graph);
-        graph_->set_handler(*mapper_);
-        held_ = std::move(probe_.held);
-    } else {
-        std::vector<Error> rejected;
-        auto graph = TraceGraph::open(probe_.traces, *mapper_, rejected);
-        for (auto& e : rejected) report_.stopped(std::move(e));
-        if (!graph) {
-            finished_ = true;
-            Error e = std::move(graph).take_error();
-            if (e.input.empty()) std::move(e).in_input(input_.string());
-            return e;
-        }
-        graph_ = std::move(*graph);
-    }
+    spans_.clear();
+    events_read_ = 0;
     finished_ = false;
     report_.bytes_done = 0;
     queue_ = std::make_unique<ChunkQueue<Chunk>>(kQueuedChunks);
     spare_ = std::make_unique<ChunkQueue<Chunk>>(kQueuedChunks);
-    reader_ = std::thread([this] { read_trace(); });
+    if (probe_.traces.empty()) {
+        // The probe's worker died: only the zero samples a capture needs (event_mapper.hpp).
+        Chunk chunk;
+        for (const auto& name : {counter::kDiscardedEvents, counter::kDiscardedPackets})
+            if (const auto key = ctx.counters.key(name))
+                chunk.events.emplace_back(model::CounterSample{0, 0, *key, 0, -1});
+        chunk.finished = true;
+        queue_->push(std::move(chunk));
+        return {};
+    }
+    // The counters this capture enabled that the worker may fill, in the order it keys them.
+    std::vector<std::string> names{
+        std::string(counter::kIrqCount),        std::string(counter::kIrqTime),
+        std::string(counter::kSoftirqCount),    std::string(counter::kSoftirqTime),
+        std::string(counter::kDiscardedEvents), std::string(counter::kDiscardedPackets),
+        std::string(counter::kCpuActivity)};
+    for (const auto& p : probe_.needs.perf) names.push_back(p.counter);
+    std::vector<std::string> args{"decode", std::to_string(zero_), std::to_string(time_origin())};
+    std::vector<std::string> enabled;
+    keys_.clear();
+    for (const auto& name : names) {
+        const auto key = ctx.counters.key(name);
+        if (!key || std::find(enabled.begin(), enabled.end(), name) != enabled.end()) continue;
+        enabled.push_back(name);
+        keys_.push_back(*key);
+    }
+    args.push_back(std::to_string(enabled.size()));
+    args.insert(args.end(), enabled.begin(), enabled.end());
+    for (const auto& t : probe_.traces) args.push_back(t.string());
+    auto worker = WorkerClient::start(self_exe_, args);
+    if (!worker) {
+        finished_ = true;
+        Error e = std::move(worker).take_error();
+        if (e.input.empty()) std::move(e).in_input(input_.string());
+        return e;
+    }
+    worker_ = std::move(*worker);
+    reader_ = std::thread([this] { read_frames(); });
     return {};
 }
 
-void CtfSource::read_trace() {
-    bool first = true;
-    for (bool done = false; !done;) {
+std::string CtfSource::doing() const {
+    return "decoding " + input_.string() + " after " + std::to_string(events_read_.load()) +
+           " events";
+}
+
+void CtfSource::read_frames() {
+    const auto doing = [this] { return this->doing(); };
+    for (;;) {
         std::optional<Chunk> spare = spare_->try_pop();
         Chunk chunk = spare ? std::move(*spare) : Chunk{};
-        // A chunk may pass kChunkEvents by one message's worth of events; growing it would move
-        // every event already in it.
-        chunk.events.reserve(kChunkEvents + kChunkSlack);
-        chunk.texts.reserve(kChunkTextBytes);
-        mapper_->set_output(&chunk.events, &chunk.texts);
-        if (first) {
-            mapper_->start_counters(std::max<model::Nanos>(0, time_origin() - zero_));
-            held_.replay(*mapper_);
+        auto kind = worker_->next(body_, doing);
+        if (!kind) return end_with(std::move(kind).take_error(), std::move(chunk));
+        if (*kind == FrameKind::Error) {
+            // libbabeltrace2 could not build the graph: its own words.
+            Error error;
+            if (Status st = decode_error(body_, error); !st)
+                return end_with(worker_->malformed(st.error(), doing()), std::move(chunk));
+            if (error.input.empty()) std::move(error).in_input(input_.string());
+            return end_with(std::move(error), std::move(chunk));
         }
-        first = false;
-        while (chunk.events.size() < kChunkEvents) {
-            const TraceGraph::Step step = graph_->step();
-            if (step == TraceGraph::Step::Messages) continue;
-            if (step == TraceGraph::Step::Failed) {
-                Error e = graph_->failure();
-                if (e.input.empty()) std::move(e).in_input(input_.string());
-                e.record = "CTF data stream";
-                std::move(e).while_("decoding after " + std::to_string(mapper_->events()) +
-                                    " events");
-                reader_counts_.stopped(std::move(e));
-            }
-            mapper_->finish();
-            done = true;
-            break;
+        if (*kind != FrameKind::Chunk) {
+            const bool end = *kind == FrameKind::End;
+            Error e = end ? Error::at("the CTF worker ended before the trace's end: " + doing())
+                          : worker_->malformed(Error::at("an unexpected probe frame"), doing());
+            return end_with(std::move(e), std::move(chunk));
         }
-        mapper_->flush_counts();
-        mapper_->set_output(nullptr);
-        chunk.counts = std::exchange(reader_counts_, ingest::IngestReport("ctf", input_.string()));
-        chunk.watermark = mapper_->last_ts();
-        chunk.clock_ns = mapper_->last_clock_ns();
-        chunk.finished = done;
-        if (!queue_->push(std::move(chunk))) return;  // the capture stopped
+        if (Status st = decode_chunk(body_, keys_, chunk); !st)
+            return end_with(worker_->malformed(st.error(), doing()), std::move(chunk));
+        events_read_ += trace_events(chunk.counts);
+        const bool finished = chunk.finished;
+        if (!queue_->push(std::move(chunk)) || finished) return;  // stopped, or the end
     }
+}
+
+// Reading ends early with `e`: one last chunk says so (the events already sent are kept).
+void CtfSource::end_with(Error e, Chunk chunk) {
+    chunk.events.clear();
+    chunk.texts.clear();
+    chunk.counts = ingest::IngestReport("ctf", "");
+    chunk.counts.stopped(std::move(e));
+    chunk.watermark = 0;
+    chunk.clock_ns = 0;
+    chunk.finished = true;
+    queue_->push(std::move(chunk));
 }
 
 PollResult CtfSource::poll(model::Nanos /*now*/, std::vector<model::Event>& out) {
@@ -132,6 +207,9 @@ PollResult CtfSource::poll(model::Nanos /*now*/, std::vector<model::Event>& out)
         return {watermark_, true};
     }
     chunk->texts.apply(chunk->events);
+    spans_.track(chunk->events);
+    // A worker that died left its annotations open: they end where the capture got to.
+    if (chunk->finished) spans_.close_all(std::max(watermark_, chunk->watermark), chunk->events);
     out.insert(out.end(), std::make_move_iterator(chunk->events.begin()),
                std::make_move_iterator(chunk->events.end()));
     apply(chunk->counts);
@@ -150,22 +228,17 @@ PollResult CtfSource::poll(model::Nanos /*now*/, std::vector<model::Event>& out)
 }
 
 void CtfSource::stop(model::Nanos /*now*/, std::vector<model::Event>& out) {
-    const bool cut_short = !finished_ && mapper_ != nullptr;
     end_reading();
     // A capture stopped before the trace's end still ends its open annotations.
-    if (cut_short) {
-        mapper_->set_output(&out);
-        mapper_->finish();
-        mapper_->set_output(nullptr);
-    }
-    held_.release();
-    graph_.reset();
+    spans_.close_all(watermark_, out);
     finished_ = true;
 }
 
 void CtfSource::end_reading() {
     if (queue_) queue_->close();
+    if (worker_) worker_->kill();  // wakes the reader if it waits for the worker
     if (reader_.joinable()) reader_.join();
+    worker_.reset();  // reaps the worker
 }
 
 // The reader's counts for one chunk, added to the report (owned by the polling thread). The
@@ -178,10 +251,12 @@ void CtfSource::apply(const ingest::IngestReport& counts) {
     }
     const auto& problems = counts.problems();
     for (std::size_t i = 0; i < problems.size(); ++i) {
+        Error e = problems[i];
+        if (e.input.empty()) std::move(e).in_input(input_.string());
         if (counts.stop_reason() && i + 1 == problems.size())
-            report_.stopped(problems[i]);
+            report_.stopped(std::move(e));
         else
-            report_.bad_record(problems[i]);
+            report_.bad_record(std::move(e));
     }
 }
 

@@ -1,38 +1,42 @@
 // The CTF ingester's Source: one or more CTF trace directories (a parent directory stands for
 // every trace below it, e.g. an LTTng session's kernel/ and ust/ traces) read through
 // libbabeltrace2 and merged onto one timeline. open() probes the traces (counters to declare,
-// time origin); every start() reads them afresh with a new graph.
+// time origin); every start() reads them afresh.
 //
-// Decoding runs on a thread of its own while the capture engine encodes on the polling thread,
-// so a conversion takes little longer than libbabeltrace2's decoding alone on two cores. The
-// decoding thread has the larger share (libbabeltrace2 and the mapping), so the polling thread
-// makes the annotation strings from the chunk's text buffer (deferred_texts.hpp). The reader
-// hands over chunks of about kChunkEvents model
-// events through a queue of kQueuedChunks, so memory stays bounded whatever the trace size; each
-// chunk carries the report counts it adds, applied by the polling thread that owns the report.
+// Every libbabeltrace2 call runs in a worker process (ctf_worker.hpp; libbabeltrace2 2.0.4
+// hangs or crashes on some malformed traces): one short worker probes at open(), one per start()
+// decodes and maps the events and writes them as frames (worker_frames.hpp). The source's reader
+// thread decodes the frames into chunks of about kChunkEvents model events and hands them to the
+// polling thread through a queue of kQueuedChunks, so memory stays bounded whatever the trace
+// size; each chunk carries the report counts it adds, applied by the polling thread that owns
+// the report. When the worker dies, hangs or writes garbage, the events it sent are kept and the
+// report says how reading stopped. On two cores the worker (libbabeltrace2 and the mapping) is
+// the critical path, so the polling thread makes the annotation strings from the chunk's text
+// buffer (deferred_texts.hpp).
 #pragma once
 
+#include <atomic>
 #include <filesystem>
 #include <memory>
 #include <thread>
 #include <vector>
 
 #include "collectors/ctf/chunk_queue.hpp"
-#include "collectors/ctf/event_mapper.hpp"
-#include "collectors/ctf/trace_graph.hpp"
+#include "collectors/ctf/open_spans.hpp"
 #include "collectors/ctf/trace_probe.hpp"
+#include "collectors/ctf/worker_client.hpp"
+#include "collectors/ctf/worker_frames.hpp"
 #include "collectors/ingest/ingest_source.hpp"
 
 namespace apcgate::collectors::ctf {
 
-inline constexpr std::size_t kChunkEvents = 65536;
-inline constexpr std::size_t kChunkSlack = 4096;
 inline constexpr std::size_t kQueuedChunks = 2;
-inline constexpr std::size_t kChunkTextBytes = 4 << 20;  // grows past it for long texts
 
 class CtfSource final : public ingest::IngestSource {
   public:
-    static Result<std::unique_ptr<CtfSource>> open(const std::filesystem::path& input);
+    // `self_exe` is the apcgate executable, run as the worker.
+    static Result<std::unique_ptr<CtfSource>> open(const std::filesystem::path& input,
+                                                   const std::filesystem::path& self_exe);
     ~CtfSource() override;
 
     [[nodiscard]] std::string_view name() const override { return "ctf"; }
@@ -45,32 +49,28 @@ class CtfSource final : public ingest::IngestSource {
     [[nodiscard]] const ingest::IngestReport& report() const override { return report_; }
 
   private:
-    struct Chunk {
-        std::vector<model::Event> events;
-        DeferredTexts texts;                     // the annotation texts of `events`
-        ingest::IngestReport counts{"ctf", ""};  // what this chunk adds to the report
-        model::Nanos watermark = 0;
-        std::int64_t clock_ns = 0;  // the trace's clock reached, for progress
-        bool finished = false;
-    };
-
-    CtfSource(std::filesystem::path input, ProbeResult probe);
-    void read_trace();   // the reader thread
-    void end_reading();  // stops and joins the reader thread
+    CtfSource(std::filesystem::path input, std::filesystem::path self_exe, ProbeResult probe);
+    void read_frames();  // the reader thread
+    void end_with(Error e, Chunk chunk);
+    void end_reading();  // stops the worker and joins the reader thread
     void apply(const ingest::IngestReport& counts);
     void update_progress(std::int64_t clock_ns, bool finished);
+    [[nodiscard]] std::string doing() const;
 
     std::filesystem::path input_;
+    std::filesystem::path self_exe_;
     ProbeResult probe_;
     ingest::IngestReport report_;
     model::Nanos zero_ = 0;
     model::Nanos watermark_ = 0;
     bool finished_ = true;
-    // Used by the reader thread alone while it runs. The mapper outlives the graph that calls it.
-    ingest::IngestReport reader_counts_;
-    std::unique_ptr<EventMapper> mapper_;
-    std::unique_ptr<TraceGraph> graph_;
-    HeldMessages held_;  // the probe's messages, for the first capture (released before graph_)
+    OpenSpans spans_;  // of the events handed out, ended when the worker could not
+    // The capture's key of each counter the worker may fill: its key k is keys_[k - 3].
+    std::vector<model::CounterKey> keys_;
+    std::unique_ptr<WorkerClient> worker_;
+    // Used by the reader thread alone while it runs.
+    FrameBytes body_;
+    std::atomic<std::uint64_t> events_read_{0};  // trace events, for the errors
     std::unique_ptr<ChunkQueue<Chunk>> queue_;
     // Chunks the poller has emptied, back to the reader: their buffers are reused rather than
     // allocated (and page-faulted in) afresh for every chunk.

@@ -16,6 +16,12 @@ namespace apcgate::collectors::ctf {
 
 class DeferredTexts {
   public:
+    struct Slice {
+        std::size_t event = 0;
+        std::size_t offset = 0;
+        std::size_t length = 0;
+    };
+
     // The buffer the text of event number `event` (of the chunk's events) is appended to;
     // end() after it is written.
     std::string& begin(std::size_t event) {
@@ -33,13 +39,15 @@ class DeferredTexts {
         slices_.clear();
     }
     void reserve(std::size_t bytes) { bytes_.reserve(bytes); }
+    [[nodiscard]] std::size_t size() const { return bytes_.size(); }
+
+    // For the worker's frames (worker_frames.hpp): the buffer and its slices as they are.
+    [[nodiscard]] const std::string& bytes() const { return bytes_; }
+    [[nodiscard]] const std::vector<Slice>& slices() const { return slices_; }
+    std::string& mutable_bytes() { return bytes_; }
+    void add_slice(const Slice& s) { slices_.push_back(s); }
 
   private:
-    struct Slice {
-        std::size_t event = 0;
-        std::size_t offset = 0;
-        std::size_t length = 0;
-    };
     std::string bytes_;
     std::vector<Slice> slices_;
     Slice open_;

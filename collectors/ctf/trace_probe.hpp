@@ -1,12 +1,14 @@
 // What must be known before a capture starts (declare()/describe()/time_origin()), read without
 // decoding the events: a first, short run of the graph up to the first packet of the streams
 // (every trace's classes exist by then: source.ctf.fs parses the whole metadata when it starts),
-// and the trace-infos query for the time span.
+// and the trace-infos query for the time span. It runs in the probe's worker process
+// (ctf_worker.hpp), which sends the result to the source as a frame (worker_frames.hpp).
 //
-// The probe's graph and the messages it took are kept for the first capture, which goes on from
-// there rather than reading the start again. This also avoids a leak in libbabeltrace2 2.0: a
-// graph destroyed while source.ctf.fs holds a decoding error back for its next call (it does
-// so when the error comes after other messages of the same batch) never frees that error.
+// The result can keep the probe's graph and the messages it took, for a caller that goes on
+// reading from there in the same process (the source's workers do not: the decoding worker
+// builds its own graph). Kept, they also avoid a leak in libbabeltrace2 2.0: a graph destroyed
+// while source.ctf.fs holds a decoding error back for its next call (it does so when the error
+// comes after other messages of the same batch) never frees that error.
 #pragma once
 
 #include <babeltrace2/babeltrace.h>

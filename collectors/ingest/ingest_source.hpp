@@ -28,6 +28,9 @@ namespace apcgate::collectors::ingest {
 struct IngestOptions {
     std::filesystem::path input;
     std::filesystem::path binary;  // XRay: the instrumented executable, for symbols
+    // CTF: the apcgate executable, run as the worker process libbabeltrace2 is confined to
+    // (tests name the built binary: their own executable has no worker).
+    std::filesystem::path self_exe = "/proc/self/exe";
 };
 
 class IngestSource : public Source {

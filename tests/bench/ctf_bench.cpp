@@ -5,8 +5,9 @@
 //   BM_CtfConvert    the same, with every event encoded into APC frames (what `convert` does,
 //                    minus the file writes)
 // On a shared machine wall time says little: each also reports `process_cpu_ms`, the CPU time of
-// all the process's threads per iteration (the CTF source decodes on a thread of its own, which
-// the CPU column, the calling thread's, leaves out).
+// all the process's threads per iteration (the CTF source reads frames on a thread of its own,
+// which the CPU column, the calling thread's, leaves out; the decoding worker process is in
+// neither).
 // The trace is babeltrace's multi-domains test trace (LTTng kernel + UST) unless
 // APCGATE_CTF_BENCH_TRACE names another. The figure is the command-line one, on a large
 // LTTng-UST trace made with the test program (build-ctf/tests/ctf/ctf_ust_app 1000000 in a
@@ -37,6 +38,14 @@ std::filesystem::path trace() {
            "../../../shared/testdata/ctf/succeed/multi-domains";
 }
 
+// The CTF source runs libbabeltrace2 in a worker process, the apcgate binary: the one of this
+// build tree (build/tests/bench/ctf_bench -> build/daemon/apcgate) unless APCGATE_BINARY names
+// another. The worker's CPU time is not the bench process's: process_cpu_ms leaves it out.
+std::filesystem::path apcgate_binary() {
+    if (const char* env = std::getenv("APCGATE_BINARY")) return env;
+    return std::filesystem::read_symlink("/proc/self/exe").parent_path() / "../../daemon/apcgate";
+}
+
 double process_cpu_ms() {
     timespec t{};
     ::clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &t);
@@ -64,7 +73,7 @@ class CountingSink : public apc::FrameSink {
 
 // Reads `trace` to the end; returns the number of model events (encoded when `encode`).
 std::uint64_t ingest(bool encode) {
-    auto source = collectors::ctf::open({trace(), {}});
+    auto source = collectors::ctf::open({trace(), {}, apcgate_binary()});
     if (!source) return 0;
     model::CounterCatalog catalog;
     (*source)->declare(catalog);

@@ -3,6 +3,7 @@
 #include <unistd.h>
 
 #include <cstdlib>
+#include <fstream>
 #include <string>
 
 #include "collectors/ctf/ctf_ingest.hpp"
@@ -84,7 +85,7 @@ std::map<std::string, std::int64_t> TraceRun::counter_totals() const {
 
 Result<std::unique_ptr<TraceRun>> run_ctf(const std::filesystem::path& input, int starts) {
     auto run = std::make_unique<TraceRun>();
-    auto source = collectors::ctf::open({input, {}});
+    auto source = collectors::ctf::open({input, {}, APCGATE_BINARY});
     if (!source) return std::move(source).take_error();
     run->source = std::move(*source);
     run->source->declare(run->catalog);
@@ -108,6 +109,23 @@ Result<std::unique_ptr<TraceRun>> run_ctf(const std::filesystem::path& input, in
         run->source->stop(0, run->events);
     }
     return run;
+}
+
+std::filesystem::path libbabeltrace2_bug(const std::string& name,
+                                         const std::filesystem::path& dir) {
+    std::ifstream in(std::filesystem::path(APCGATE_SOURCE_DIR) / "tests/ctf/libbabeltrace2_bugs" /
+                         (name + ".fuzz"),
+                     std::ios::binary);
+    const std::string d((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    EXPECT_GE(d.size(), 2U) << name;
+    if (d.size() < 2) return dir;
+    // metadata_length:u16le metadata stream_bytes (the fuzz target's layout)
+    const std::size_t n = std::min<std::size_t>(
+        d.size() - 2, static_cast<std::uint8_t>(d[0]) | (static_cast<std::uint8_t>(d[1]) << 8));
+    std::filesystem::create_directories(dir);
+    std::ofstream(dir / "metadata", std::ios::binary) << d.substr(2, n);
+    std::ofstream(dir / "stream", std::ios::binary) << d.substr(2 + n);
+    return dir;
 }
 
 std::filesystem::path scratch_dir(const std::string& name) {

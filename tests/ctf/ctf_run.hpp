@@ -55,6 +55,9 @@ struct TraceRun {
     }
 };
 
+// A reproducer of tests/ctf/libbabeltrace2_bugs/ (NAME.fuzz) written out as a trace directory.
+std::filesystem::path libbabeltrace2_bug(const std::string& name, const std::filesystem::path& dir);
+
 // Opens `input` as CTF and reads it to the end (`starts` times, as `serve --source` would).
 Result<std::unique_ptr<TraceRun>> run_ctf(const std::filesystem::path& input, int starts = 1);
 

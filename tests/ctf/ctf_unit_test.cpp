@@ -136,7 +136,7 @@ TEST(CtfMetadataPackets, ATraceWithABadPacketIsRejectedNotHung) {
         .write(reinterpret_cast<const char*>(packet.data()),
                static_cast<std::streamsize>(packet.size()));
     std::ofstream(dir / "stream") << "data";
-    auto source = ctf::open({dir, {}});
+    auto source = ctf::open({dir, {}, APCGATE_BINARY});
     ASSERT_FALSE(source);
     EXPECT_NE(source.error().to_string().find((dir / "metadata").string()), std::string::npos);
     EXPECT_EQ(source.error().field, "content_size");
@@ -188,11 +188,11 @@ TEST(CtfErrors, BabeltraceLogLinesArePickedOut) {
 }
 
 TEST(CtfErrors, OpenFailsClearlyOnAMissingOrEmptyPath) {
-    auto missing = ctf::open({"/nonexistent/trace", {}});
+    auto missing = ctf::open({"/nonexistent/trace", {}, APCGATE_BINARY});
     ASSERT_FALSE(missing);
     EXPECT_NE(missing.error().to_string().find("/nonexistent/trace"), std::string::npos);
     const fs::path empty = scratch_dir("empty");
-    auto none = ctf::open({empty, {}});
+    auto none = ctf::open({empty, {}, APCGATE_BINARY});
     ASSERT_FALSE(none);
     EXPECT_NE(none.error().to_string().find("no CTF trace"), std::string::npos);
     fs::remove_all(empty);

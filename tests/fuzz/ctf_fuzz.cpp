@@ -1,23 +1,37 @@
 // libFuzzer entry for the CTF ingester: the input is a whole CTF trace, laid out as
 //   metadata_length:u16le metadata[metadata_length] stream_bytes...
 // written to a trace directory (`metadata` and one data stream file) and read to the end
-// through libbabeltrace2, the way `apcgate convert` reads it. Every outcome but a crash, a hang
-// or unbounded memory is fine: rejected metadata, a decoding error, or a capture.
+// through libbabeltrace2 by the CTF worker's two jobs (collectors/ctf/ctf_worker.hpp), run
+// in-process here: the probe, then the decoding and mapping. Every frame they write goes through
+// the parent's frame decoder, which must accept it (the codec's round trip is the oracle).
+// Every outcome but a crash, a hang or unbounded memory is fine: rejected metadata, a decoding
+// error, or events. libbabeltrace2 2.0.4's own hangs, aborts and crashes (tests/ctf/
+// libbabeltrace2_bugs/) still show here, in-process; apcgate confines them to the worker
+// process. To fuzz past them, run in libFuzzer's fork mode and triage what it keeps (a stack
+// with no apcgate frame is libbabeltrace2's):
+//   ctf_fuzz -fork=1 -ignore_crashes=1 -ignore_ooms=1 -ignore_timeouts=1 -timeout=10 CORPUS
+#include <signal.h>
 #include <unistd.h>
 
+#include <cerrno>
 #include <cstddef>
 #include <cstdint>
 #include <cstdio>
+#include <cstdlib>
 #include <filesystem>
 #include <string>
 
-#include "collectors/ctf/ctf_ingest.hpp"
-#include "protocol/model/capture_settings.hpp"
+#include "collectors/ctf/ctf_counters.hpp"
+#include "collectors/ctf/ctf_worker.hpp"
+#include "collectors/ctf/trace_discovery.hpp"
+#include "collectors/ctf/trace_graph.hpp"
+#include "collectors/ctf/worker_frames.hpp"
 #include "protocol/model/counter_catalog.hpp"
 
 namespace {
 
 namespace fs = std::filesystem;
+namespace ctf = apcgate::collectors::ctf;
 
 void write_file(const fs::path& p, const std::uint8_t* data, std::size_t size) {
     std::FILE* f = std::fopen(p.c_str(), "wb");
@@ -26,13 +40,60 @@ void write_file(const fs::path& p, const std::uint8_t* data, std::size_t size) {
     std::fclose(f);
 }
 
-const fs::path& trace_dir() {
-    static const fs::path dir = [] {
-        fs::path d = fs::temp_directory_path() / ("apcgate-ctf-fuzz-" + std::to_string(::getpid()));
-        fs::create_directories(d);
-        return d;
-    }();
+// The trace directory of this fuzzing process, removed when it ends: by the static object's
+// destructor, and by an atexit handler for the ways out that skip destructors of objects made
+// after it was registered (libFuzzer ends its runs with exit()). A process that died of a crash,
+// a timeout or its memory limit (libFuzzer then calls _Exit, which runs neither) leaves its
+// directory behind: the next one removes those of processes that no longer exist.
+class TraceDir {
+  public:
+    TraceDir()
+        : path_(fs::temp_directory_path() / (std::string(kPrefix) + std::to_string(::getpid()))) {
+        remove_stale();
+        fs::create_directories(path_);
+        std::atexit(remove_at_exit);
+    }
+    ~TraceDir() { remove(); }
+    TraceDir(const TraceDir&) = delete;
+    TraceDir& operator=(const TraceDir&) = delete;
+    [[nodiscard]] const fs::path& path() const { return path_; }
+
+  private:
+    static constexpr std::string_view kPrefix = "apcgate-ctf-fuzz-";
+    static void remove_at_exit();
+    static void remove_stale() {
+        std::error_code ec;
+        for (const auto& e : fs::directory_iterator(fs::temp_directory_path(), ec)) {
+            const std::string name = e.path().filename().string();
+            if (name.rfind(kPrefix, 0) != 0) continue;
+            const long pid = std::strtol(name.c_str() + kPrefix.size(), nullptr, 10);
+            if (pid > 0 && ::kill(static_cast<pid_t>(pid), 0) != 0 && errno == ESRCH)
+                fs::remove_all(e.path(), ec);
+        }
+    }
+    void remove() {
+        std::error_code ec;
+        fs::remove_all(path_, ec);
+    }
+    fs::path path_;
+};
+
+TraceDir& trace_dir() {
+    static TraceDir dir;
     return dir;
+}
+
+void TraceDir::remove_at_exit() {
+    trace_dir().remove();
+}
+
+// Splits a frame written by the worker and checks its body decodes; what it holds goes to `on`.
+template <typename F>
+bool check_frame(std::span<const std::uint8_t> frame, F on) {
+    auto header = ctf::decode_header(frame.first(std::min(frame.size(), ctf::kFrameHeaderBytes)));
+    if (!header || header->body_bytes + ctf::kFrameHeaderBytes != frame.size()) __builtin_trap();
+    on(header->kind, frame.subspan(ctf::kFrameHeaderBytes));
+    return true;
 }
 
 }  // namespace
@@ -50,25 +111,49 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     using namespace apcgate;
     if (size < 2) return 0;
     const std::size_t meta_len = std::min<std::size_t>(size - 2, data[0] | (data[1] << 8));
-    const fs::path& dir = trace_dir();
+    const fs::path& dir = trace_dir().path();
     write_file(dir / "metadata", data + 2, meta_len);
     write_file(dir / "stream", data + 2 + meta_len, size - 2 - meta_len);
 
-    auto source = collectors::ctf::open({dir, {}});
-    if (!source) return 0;
+    auto traces = ctf::find_traces(dir);
+    if (!traces) return 0;
+    std::optional<ctf::ProbeResult> probe;
+    ctf::probe_worker(*traces, [&](std::span<const std::uint8_t> frame) {
+        return check_frame(frame, [&](ctf::FrameKind kind, std::span<const std::uint8_t> body) {
+            Error e;
+            if (kind == ctf::FrameKind::Probe) {
+                auto p = ctf::decode_probe(body);
+                if (!p) __builtin_trap();
+                probe = std::move(*p);
+            } else if (kind == ctf::FrameKind::Error && !ctf::decode_error(body, e)) {
+                __builtin_trap();
+            }
+        });
+    });
+    if (!probe || probe->traces.empty()) return 0;
+
+    // Every counter the probe declared, keyed 3, 4, ... as the worker keys them.
     model::CounterCatalog catalog;
-    (*source)->declare(catalog);
-    model::Configuration all;
-    for (const auto& c : catalog.counters()) all.counters.push_back({c.counter, c.event, {}, {}});
-    const model::CaptureCounters counters = model::CaptureCounters::assign(catalog, all);
-    const model::CaptureSettings settings;
-    const collectors::CaptureContext ctx{settings, counters, (*source)->time_origin()};
-    if (!(*source)->start(ctx)) return 0;
-    std::vector<model::Event> events;
-    for (;;) {
-        events.clear();
-        if ((*source)->poll(0, events).finished) break;
+    ctf::declare_counters(probe->needs, catalog);
+    std::vector<std::string> names;
+    std::vector<model::CounterKey> keys;
+    for (const auto& c : catalog.counters()) {
+        names.push_back(c.counter);
+        keys.push_back(static_cast<model::CounterKey>(keys.size() + 3));
     }
-    (*source)->stop(0, events);
+    const model::Nanos origin = probe->range ? probe->range->begin : 0;
+    ctf::Chunk chunk;
+    ctf::decode_worker(
+        probe->traces, origin, origin, names, [&](std::span<const std::uint8_t> frame) {
+            return check_frame(frame, [&](ctf::FrameKind kind, std::span<const std::uint8_t> body) {
+                Error e;
+                if (kind == ctf::FrameKind::Chunk) {
+                    if (!ctf::decode_chunk(body, keys, chunk)) __builtin_trap();
+                    chunk.texts.apply(chunk.events);
+                } else if (kind == ctf::FrameKind::Error && !ctf::decode_error(body, e)) {
+                    __builtin_trap();
+                }
+            });
+        });
     return 0;
 }

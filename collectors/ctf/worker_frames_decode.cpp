@@ -1,0 +1,316 @@
+// The parent's side of the frame codec: the layout is in worker_frames.hpp. Every field goes
+// through wire::ByteReader (its first error sticks and names the frame and field); counts are
+// checked against what is left of the frame before anything is allocated for them, counter keys
+// against the keys the parent gave the child, text slices against the text and the events.
+#include <algorithm>
+
+#include "collectors/ctf/trace_graph.hpp"
+#include "collectors/ctf/worker_frames.hpp"
+#include "protocol/wire/byte_reader.hpp"
+
+namespace apcgate::collectors::ctf {
+
+namespace {
+
+using wire::ByteReader;
+
+// A chunk holds about kChunkEvents events (ctf_source.hpp); this allows far more.
+constexpr std::uint32_t kMaxFrameEvents = 1u << 20;
+constexpr std::size_t kMinEventBytes = 13;  // tag + ts + tid of the smallest (TaskExit)
+
+std::string read_string(ByteReader& r, std::string_view field) {
+    const std::uint32_t n = r.u32(field);
+    const auto bytes = r.bytes(n, field);
+    return {reinterpret_cast<const char*>(bytes.data()), bytes.size()};
+}
+
+// A count of items of at least `min_bytes` each, checked against the bytes left.
+std::uint32_t read_count(ByteReader& r, std::size_t min_bytes, std::string_view field) {
+    const std::uint32_t n = r.u32(field);
+    if (r.ok() && static_cast<std::uint64_t>(n) * min_bytes > r.remaining())
+        r.fail("count " + std::to_string(n) + " exceeds the frame", field);
+    return r.ok() ? n : 0;
+}
+
+Error read_error(ByteReader& r) {
+    Error e;
+    e.message = read_string(r, "message");
+    e.input = read_string(r, "input");
+    const bool has_offset = r.u8("has_offset") != 0;
+    const std::uint64_t offset = r.u64("offset");
+    if (has_offset) e.offset = offset;
+    e.record = read_string(r, "record");
+    e.field = read_string(r, "field");
+    const std::uint32_t n = read_count(r, 4, "ncontext");
+    for (std::uint32_t i = 0; i < n && r.ok(); ++i) e.context.push_back(read_string(r, "context"));
+    return e;
+}
+
+std::optional<model::Rgb> read_color(ByteReader& r) {
+    if (r.u8("color") == 0) return std::nullopt;
+    model::Rgb c;
+    c.r = r.u8("r");
+    c.g = r.u8("g");
+    c.b = r.u8("b");
+    return c;
+}
+
+model::CounterKey read_key(ByteReader& r, const std::vector<model::CounterKey>& keys) {
+    const std::int32_t k = r.i32("key");
+    if (!r.ok()) return 0;
+    if (k < 3 || static_cast<std::size_t>(k - 3) >= keys.size()) {
+        r.fail("counter key " + std::to_string(k) + " was not given to the worker", "key");
+        return 0;
+    }
+    return keys[static_cast<std::size_t>(k - 3)];
+}
+
+model::WaitState read_wait(ByteReader& r, std::string_view field) {
+    const std::int32_t w = r.i32(field);
+    if (w < 0 || w > 2) r.fail("wait state " + std::to_string(w) + " is unknown", field);
+    return static_cast<model::WaitState>(w);
+}
+
+model::Annotation read_annotation(ByteReader& r, std::uint8_t tag) {
+    model::Annotation a;
+    a.ts = r.i64("ts");
+    a.core = r.i32("core");
+    a.tid = r.i32("tid");
+    if (tag == 7) {
+        model::StringAnnotation s;
+        s.channel = r.i32("channel");
+        s.color = read_color(r);
+        s.text = read_string(r, "text");
+        a.body = std::move(s);
+    } else if (tag == 8) {
+        model::MarkerAnnotation m;
+        m.color = read_color(r);
+        m.text = read_string(r, "text");
+        a.body = std::move(m);
+    } else if (tag == 9) {
+        model::GroupName g;
+        g.group = r.i32("group");
+        g.name = read_string(r, "name");
+        a.body = std::move(g);
+    } else {
+        model::ChannelName c;
+        c.channel = r.i32("channel");
+        c.group = r.i32("group");
+        c.name = read_string(r, "name");
+        a.body = std::move(c);
+    }
+    return a;
+}
+
+void read_event(ByteReader& r, const std::vector<model::CounterKey>& keys,
+                std::vector<model::Event>& out) {
+    const std::uint8_t tag = r.u8("tag");
+    switch (tag) {
+        case 1: {
+            model::CounterSample c;
+            c.ts = r.i64("ts");
+            c.core = r.i32("core");
+            c.key = read_key(r, keys);
+            c.value = r.i64("value");
+            c.pid = r.i32("pid");
+            out.emplace_back(c);
+            return;
+        }
+        case 2: {
+            model::ActivitySwitch s;
+            s.ts = r.i64("ts");
+            s.core = r.i32("core");
+            s.key = read_key(r, keys);
+            s.activity = r.i32("activity");
+            s.tid = r.i32("tid");
+            s.wait = read_wait(r, "wait");
+            out.emplace_back(s);
+            return;
+        }
+        case 3: {
+            model::ThreadName t;
+            t.ts = r.i64("ts");
+            t.core = r.i32("core");
+            t.tid = r.i32("tid");
+            t.name = read_string(r, "name");
+            out.emplace_back(std::move(t));
+            return;
+        }
+        case 4: {
+            model::ProcComm p;
+            p.ts = r.i64("ts");
+            p.core = r.i32("core");
+            p.pid = r.i32("pid");
+            p.tid = r.i32("tid");
+            p.image = read_string(r, "image");
+            p.comm = read_string(r, "comm");
+            out.emplace_back(std::move(p));
+            return;
+        }
+        case 5: {
+            model::TaskExit x;
+            x.ts = r.i64("ts");
+            x.tid = r.i32("tid");
+            out.emplace_back(x);
+            return;
+        }
+        case 6: {
+            model::SchedSwitch s;
+            s.ts = r.i64("ts");
+            s.core = r.i32("core");
+            s.tid = r.i32("tid");
+            s.state = read_wait(r, "state");
+            out.emplace_back(s);
+            return;
+        }
+        case 7:
+        case 8:
+        case 9:
+        case 10:
+            out.emplace_back(read_annotation(r, tag));
+            return;
+        default:
+            r.fail("event tag " + std::to_string(tag) + " is unknown", "tag");
+    }
+}
+
+Status failed(ByteReader& r) {
+    return r.take_error();
+}
+
+}  // namespace
+
+Result<FrameHeader> decode_header(std::span<const std::uint8_t> header) {
+    ByteReader r(header);
+    r.set_record("CTF worker frame header");
+    FrameHeader h;
+    const std::uint32_t length = r.u32("length");
+    const std::uint8_t kind = r.u8("kind");
+    if (!r.ok()) return r.take_error();
+    if (length < 1 || length > kMaxFrameBytes) {
+        r.fail("frame length " + std::to_string(length) + " is outside 1.." +
+                   std::to_string(kMaxFrameBytes),
+               "length");
+        return r.take_error();
+    }
+    if (kind < 1 || kind > 4) {
+        r.fail("frame kind " + std::to_string(kind) + " is unknown", "kind");
+        return r.take_error();
+    }
+    h.kind = static_cast<FrameKind>(kind);
+    h.body_bytes = length - 1;
+    return h;
+}
+
+Result<ProbeResult> decode_probe(std::span<const std::uint8_t> body) {
+    ByteReader r(body);
+    r.set_record("CTF worker probe frame");
+    ProbeResult p;
+    const std::uint32_t ntraces = read_count(r, 4, "ntraces");
+    for (std::uint32_t i = 0; i < ntraces && r.ok(); ++i)
+        p.traces.emplace_back(read_string(r, "trace"));
+    const std::uint32_t nrejected = read_count(r, 29, "nrejected");
+    for (std::uint32_t i = 0; i < nrejected && r.ok(); ++i) p.rejected.push_back(read_error(r));
+    p.needs.irq = r.u8("irq") != 0;
+    p.needs.softirq = r.u8("softirq") != 0;
+    p.needs.sched = r.u8("sched") != 0;
+    const std::uint32_t nperf = read_count(r, 14, "nperf");
+    for (std::uint32_t i = 0; i < nperf && r.ok(); ++i) {
+        PerfContext c;
+        c.member.index = r.i32("member");
+        const std::uint8_t type = r.u8("member_type");
+        if (type > static_cast<std::uint8_t>(MemberRef::Type::String))
+            r.fail("member type " + std::to_string(type) + " is unknown", "member_type");
+        c.member.type = static_cast<MemberRef::Type>(type);
+        c.counter = read_string(r, "counter");
+        c.label = read_string(r, "label");
+        c.per_thread = r.u8("per_thread") != 0;
+        p.needs.perf.push_back(std::move(c));
+    }
+    p.needs.cores = std::clamp(r.i32("needs_cores"), 1, 4096);
+    p.hostname = read_string(r, "hostname");
+    p.cores = std::clamp(r.i32("cores"), 1, 4096);
+    if (r.u8("has_range") != 0) {
+        TimeRange range;
+        range.begin = r.i64("begin");
+        range.end = r.i64("end");
+        p.range = range;
+    }
+    if (r.ok() && !r.at_end()) r.fail(std::to_string(r.remaining()) + " bytes left over", "end");
+    if (!r.ok()) return r.take_error();
+    return p;
+}
+
+Status decode_chunk(std::span<const std::uint8_t> body, const std::vector<model::CounterKey>& keys,
+                    Chunk& out) {
+    ByteReader r(body);
+    r.set_record("CTF worker chunk frame");
+    out.events.clear();
+    out.texts.clear();
+    out.counts = ingest::IngestReport("ctf", "");
+    out.watermark = r.i64("watermark");
+    out.clock_ns = r.i64("clock_ns");
+    out.finished = r.u8("finished") != 0;
+    const std::uint32_t nkinds = read_count(r, 28, "nkinds");
+    for (std::uint32_t i = 0; i < nkinds && r.ok(); ++i) {
+        const std::string name = read_string(r, "kind");
+        const std::uint64_t read = r.u64("read"), mapped = r.u64("mapped");
+        const std::uint64_t skipped = r.u64("skipped");
+        if (read > 0) out.counts.read(name, read);
+        if (mapped > 0) out.counts.mapped(name, mapped);
+        if (skipped > 0) out.counts.skipped(name, skipped);
+    }
+    const std::uint32_t nproblems = read_count(r, 29, "nproblems");
+    std::vector<Error> problems;
+    for (std::uint32_t i = 0; i < nproblems && r.ok(); ++i) problems.push_back(read_error(r));
+    const bool stopped = r.u8("stopped") != 0;
+    if (r.ok() && stopped && problems.empty()) r.fail("stopped without a problem", "stopped");
+    for (std::size_t i = 0; i < problems.size(); ++i) {
+        if (stopped && i + 1 == problems.size())
+            out.counts.stopped(std::move(problems[i]));
+        else
+            out.counts.bad_record(std::move(problems[i]));
+    }
+    const std::uint32_t nevents = read_count(r, kMinEventBytes, "nevents");
+    if (nevents > kMaxFrameEvents)
+        r.fail("more than " + std::to_string(kMaxFrameEvents) + " events", "nevents");
+    if (!r.ok()) return failed(r);
+    out.events.reserve(nevents);
+    for (std::uint32_t i = 0; i < nevents && r.ok(); ++i) read_event(r, keys, out.events);
+    const std::uint32_t text_bytes = r.u32("texts");
+    const auto text = r.bytes(text_bytes, "texts");
+    out.texts.mutable_bytes().assign(reinterpret_cast<const char*>(text.data()), text.size());
+    const std::uint32_t nslices = read_count(r, 12, "nslices");
+    for (std::uint32_t i = 0; i < nslices && r.ok(); ++i) {
+        DeferredTexts::Slice s;
+        s.event = r.u32("slice_event");
+        s.offset = r.u32("slice_offset");
+        s.length = r.u32("slice_length");
+        if (!r.ok()) break;
+        const auto* a = s.event < out.events.size()
+                            ? std::get_if<model::Annotation>(&out.events[s.event])
+                            : nullptr;
+        if (a == nullptr || !std::holds_alternative<model::StringAnnotation>(a->body))
+            r.fail("text slice of event " + std::to_string(s.event) +
+                       ", which is no string annotation",
+                   "slice_event");
+        else if (s.offset + s.length > text.size())
+            r.fail("text slice past the frame's texts", "slice_offset");
+        else
+            out.texts.add_slice(s);
+    }
+    if (r.ok() && !r.at_end()) r.fail(std::to_string(r.remaining()) + " bytes left over", "end");
+    if (!r.ok()) return failed(r);
+    return {};
+}
+
+Status decode_error(std::span<const std::uint8_t> body, Error& out) {
+    ByteReader r(body);
+    r.set_record("CTF worker error frame");
+    out = read_error(r);
+    if (r.ok() && !r.at_end()) r.fail(std::to_string(r.remaining()) + " bytes left over", "end");
+    if (!r.ok()) return r.take_error();
+    return {};
+}
+
+}  // namespace apcgate::collectors::ctf

@@ -1,0 +1,240 @@
+// The CTF worker's frame codec (collectors/ctf/worker_frames.hpp): every frame kind and every
+// event kind the mappers emit survives a round trip (counter keys mapped back to the capture's),
+// and truncated, oversized or garbage frames are errors, never crashes.
+#include <gtest/gtest.h>
+
+#include <cstring>
+
+#include "collectors/ctf/trace_graph.hpp"
+#include "collectors/ctf/worker_frames.hpp"
+
+namespace apcgate::ctf_test {
+namespace {
+
+namespace ctf = collectors::ctf;
+using ctf::FrameKind;
+
+// Splits one encoded frame into its header and body.
+std::span<const std::uint8_t> body_of(const ctf::FrameBytes& frame, FrameKind kind) {
+    auto h = ctf::decode_header(std::span(frame).first(ctf::kFrameHeaderBytes));
+    EXPECT_TRUE(h) << h.error().to_string();
+    if (!h) return {};
+    EXPECT_EQ(h->kind, kind);
+    EXPECT_EQ(h->body_bytes + ctf::kFrameHeaderBytes, frame.size());
+    return std::span(frame).subspan(ctf::kFrameHeaderBytes);
+}
+
+Error sample_error(const std::string& what) {
+    Error e = Error::at(what);
+    e.input = "/t/chan_0";
+    e.offset = 4096;
+    e.record = "CTF data stream";
+    e.field = "packet_size";
+    e.context = {"decoding after 12 events", "reading"};
+    return e;
+}
+
+ctf::Chunk sample_chunk() {
+    ctf::Chunk c;
+    using namespace model;
+    c.events.emplace_back(CounterSample{10, 1, 3, 42, -1});
+    c.events.emplace_back(ActivitySwitch{11, 2, 4, 1, 77, WaitState::Io});
+    c.events.emplace_back(ThreadName{12, 0, 77, "worker"});
+    c.events.emplace_back(ProcComm{13, 1, 70, 77, "/bin/app", "app"});
+    c.events.emplace_back(TaskExit{14, 77});
+    c.events.emplace_back(SchedSwitch{15, 3, 77, WaitState::Contention});
+    c.events.emplace_back(Annotation{16, 0, 77, GroupName{5, "app (pid 70)"}});
+    c.events.emplace_back(Annotation{17, 0, 77, ChannelName{9, 5, "app:tick"}});
+    c.events.emplace_back(Annotation{18, 1, 77, StringAnnotation{9, std::nullopt, {}}});  // sliced
+    c.events.emplace_back(Annotation{19, 1, 77, StringAnnotation{9, Rgb{1, 2, 3}, "direct"}});
+    c.events.emplace_back(Annotation{20, 0, 0, MarkerAnnotation{std::nullopt, "lost 5"}});
+    c.texts.begin(8) += "app:tick i = 1";
+    c.texts.end();
+    c.counts.read("app:tick", 7);
+    c.counts.mapped("app:tick", 6);
+    c.counts.skipped("(packets)", 2);
+    c.counts.bad_record(sample_error("cpu_id 9999 is out of range"));
+    c.counts.stopped(sample_error("No event class with ID 3"));
+    c.watermark = 20;
+    c.clock_ns = 1700000000000000020;
+    c.finished = true;
+    return c;
+}
+
+const std::vector<model::CounterKey> kKeys{17, 23};  // the child's keys 3 and 4
+
+TEST(CtfFrames, ChunkRoundTripsEveryEventKindAndMapsKeys) {
+    const ctf::Chunk in = sample_chunk();
+    ctf::FrameBytes frame;
+    ctf::encode_chunk(in, frame);
+    ctf::Chunk out;
+    Status st = ctf::decode_chunk(body_of(frame, FrameKind::Chunk), kKeys, out);
+    ASSERT_TRUE(st) << st.error().to_string();
+    out.texts.apply(out.events);
+    ASSERT_EQ(out.events.size(), in.events.size());
+    std::vector<model::Event> expected = in.events;
+    std::get<model::CounterSample>(expected[0]).key = 17;
+    std::get<model::ActivitySwitch>(expected[1]).key = 23;
+    std::get<model::StringAnnotation>(std::get<model::Annotation>(expected[8]).body).text =
+        "app:tick i = 1";
+    for (std::size_t i = 0; i < expected.size(); ++i) {
+        EXPECT_EQ(out.events[i].index(), expected[i].index()) << i;
+        EXPECT_EQ(model::timestamp_of(out.events[i]), model::timestamp_of(expected[i])) << i;
+    }
+    const auto& c = std::get<model::CounterSample>(out.events[0]);
+    EXPECT_EQ(c.key, 17);
+    EXPECT_EQ(c.value, 42);
+    EXPECT_EQ(c.core, 1);
+    const auto& a = std::get<model::ActivitySwitch>(out.events[1]);
+    EXPECT_EQ(a.key, 23);
+    EXPECT_EQ(a.tid, 77);
+    EXPECT_EQ(a.wait, model::WaitState::Io);
+    EXPECT_EQ(std::get<model::ProcComm>(out.events[3]).image, "/bin/app");
+    EXPECT_EQ(std::get<model::ProcComm>(out.events[3]).comm, "app");
+    EXPECT_EQ(std::get<model::SchedSwitch>(out.events[5]).state, model::WaitState::Contention);
+    const auto body = [&](std::size_t i) {
+        return std::get<model::Annotation>(out.events[i]).body;
+    };
+    EXPECT_EQ(std::get<model::GroupName>(body(6)).name, "app (pid 70)");
+    EXPECT_EQ(std::get<model::ChannelName>(body(7)).group, 5);
+    EXPECT_EQ(std::get<model::StringAnnotation>(body(8)).text, "app:tick i = 1");
+    EXPECT_EQ(std::get<model::StringAnnotation>(body(9)).text, "direct");
+    EXPECT_EQ(std::get<model::StringAnnotation>(body(9)).color, (model::Rgb{1, 2, 3}));
+    EXPECT_EQ(std::get<model::MarkerAnnotation>(body(10)).text, "lost 5");
+    EXPECT_EQ(out.counts.kinds().at("app:tick").read, 7U);
+    EXPECT_EQ(out.counts.kinds().at("app:tick").mapped, 6U);
+    EXPECT_EQ(out.counts.kinds().at("(packets)").skipped, 2U);
+    ASSERT_EQ(out.counts.problems().size(), 2U);
+    ASSERT_TRUE(out.counts.stop_reason());
+    EXPECT_EQ(out.counts.stop_reason()->to_string(),
+              sample_error("No event class with ID 3").to_string());
+    EXPECT_EQ(out.counts.problems()[0].to_string(),
+              sample_error("cpu_id 9999 is out of range").to_string());
+    EXPECT_EQ(out.watermark, 20);
+    EXPECT_EQ(out.clock_ns, 1700000000000000020);
+    EXPECT_TRUE(out.finished);
+}
+
+TEST(CtfFrames, ProbeErrorAndEndRoundTrip) {
+    ctf::ProbeResult p;
+    p.traces = {"/t/kernel", "/t/ust/uid/0/64-bit"};
+    p.rejected = {sample_error("not a CTF trace")};
+    p.needs.irq = true;
+    p.needs.sched = true;
+    p.needs.perf.push_back(
+        {{5, ctf::MemberRef::Type::Unsigned}, "CTF_perf_cycles", "cycles", true});
+    p.needs.cores = 4;
+    p.hostname = "board";
+    p.cores = 4;
+    p.range = ctf::TimeRange{100, 900};
+    ctf::FrameBytes frame;
+    ctf::encode_probe(p, frame);
+    auto q = ctf::decode_probe(body_of(frame, FrameKind::Probe));
+    ASSERT_TRUE(q) << q.error().to_string();
+    EXPECT_EQ(q->traces, p.traces);
+    ASSERT_EQ(q->rejected.size(), 1U);
+    EXPECT_EQ(q->rejected[0].to_string(), p.rejected[0].to_string());
+    EXPECT_TRUE(q->needs.irq);
+    EXPECT_FALSE(q->needs.softirq);
+    EXPECT_TRUE(q->needs.sched);
+    ASSERT_EQ(q->needs.perf.size(), 1U);
+    EXPECT_EQ(q->needs.perf[0].member.index, 5);
+    EXPECT_EQ(q->needs.perf[0].member.type, ctf::MemberRef::Type::Unsigned);
+    EXPECT_EQ(q->needs.perf[0].counter, "CTF_perf_cycles");
+    EXPECT_EQ(q->needs.perf[0].label, "cycles");
+    EXPECT_TRUE(q->needs.perf[0].per_thread);
+    EXPECT_EQ(q->needs.cores, 4);
+    EXPECT_EQ(q->hostname, "board");
+    EXPECT_EQ(q->cores, 4);
+    ASSERT_TRUE(q->range);
+    EXPECT_EQ(q->range->begin, 100);
+    EXPECT_EQ(q->range->end, 900);
+
+    frame.clear();
+    ctf::encode_error(sample_error("Cannot create the metadata AST"), frame);
+    Error e;
+    ASSERT_TRUE(ctf::decode_error(body_of(frame, FrameKind::Error), e));
+    EXPECT_EQ(e.to_string(), sample_error("Cannot create the metadata AST").to_string());
+
+    frame.clear();
+    ctf::encode_end(frame);
+    EXPECT_TRUE(body_of(frame, FrameKind::End).empty());
+}
+
+TEST(CtfFrames, EveryTruncationOfAFrameIsAnError) {
+    ctf::FrameBytes chunk, probe, error;
+    ctf::encode_chunk(sample_chunk(), chunk);
+    ctf::ProbeResult p;
+    p.traces = {"/t"};
+    p.range = ctf::TimeRange{1, 2};
+    ctf::encode_probe(p, probe);
+    ctf::encode_error(sample_error("x"), error);
+    ctf::Chunk out;
+    Error e;
+    for (std::size_t n = 0; n + 1 < chunk.size() - ctf::kFrameHeaderBytes; ++n) {
+        const auto cut = std::span(chunk).subspan(ctf::kFrameHeaderBytes, n);
+        EXPECT_FALSE(ctf::decode_chunk(cut, kKeys, out)) << n;
+    }
+    for (std::size_t n = 0; n + 1 < probe.size() - ctf::kFrameHeaderBytes; ++n)
+        EXPECT_FALSE(ctf::decode_probe(std::span(probe).subspan(ctf::kFrameHeaderBytes, n))) << n;
+    for (std::size_t n = 0; n + 1 < error.size() - ctf::kFrameHeaderBytes; ++n)
+        EXPECT_FALSE(ctf::decode_error(std::span(error).subspan(ctf::kFrameHeaderBytes, n), e))
+            << n;
+    for (std::size_t n = 0; n < ctf::kFrameHeaderBytes; ++n)
+        EXPECT_FALSE(ctf::decode_header(std::span(chunk).first(n))) << n;
+}
+
+std::vector<std::uint8_t> header(std::uint32_t length, std::uint8_t kind) {
+    std::vector<std::uint8_t> h(ctf::kFrameHeaderBytes);
+    std::memcpy(h.data(), &length, 4);
+    h[4] = kind;
+    return h;
+}
+
+TEST(CtfFrames, OversizedEmptyAndUnknownFramesAreErrors) {
+    auto big = ctf::decode_header(header(ctf::kMaxFrameBytes + 1, 2));
+    ASSERT_FALSE(big);
+    EXPECT_EQ(big.error().field, "length");
+    EXPECT_FALSE(ctf::decode_header(header(0, 2)));
+    auto kind = ctf::decode_header(header(10, 9));
+    ASSERT_FALSE(kind);
+    EXPECT_EQ(kind.error().field, "kind");
+    EXPECT_TRUE(ctf::decode_header(header(ctf::kMaxFrameBytes, 2)));
+}
+
+// The chunk frame of sample_chunk() with one change, decoded: the error's field.
+template <typename F>
+std::string garbage_field(F change) {
+    ctf::FrameBytes frame;
+    ctf::encode_chunk(sample_chunk(), frame);
+    std::vector<std::uint8_t> body(frame.begin() + ctf::kFrameHeaderBytes, frame.end());
+    change(body);
+    ctf::Chunk out;
+    Status st = ctf::decode_chunk(body, kKeys, out);
+    return st ? std::string("(decoded)") : st.error().field;
+}
+
+// Where the events start in sample_chunk()'s body: after the counts.
+std::size_t events_at(const std::vector<std::uint8_t>& body) {
+    // The first event is the CounterSample: tag 1, ts 10.
+    const std::uint8_t pattern[] = {1, 10, 0, 0, 0, 0, 0, 0, 0};
+    auto it = std::search(body.begin(), body.end(), std::begin(pattern), std::end(pattern));
+    EXPECT_NE(it, body.end());
+    return static_cast<std::size_t>(it - body.begin());
+}
+
+TEST(CtfFrames, GarbageInAChunkIsAnErrorNamingTheField) {
+    EXPECT_EQ(garbage_field([](auto&) {}), "(decoded)");
+    EXPECT_EQ(garbage_field([](auto& b) { b[events_at(b)] = 99; }), "tag");
+    // The CounterSample's key: 9 was never given to the worker.
+    EXPECT_EQ(garbage_field([](auto& b) { b[events_at(b) + 13] = 9; }), "key");
+    EXPECT_EQ(garbage_field([](auto& b) { b.push_back(0); }), "end");
+    // The event count: far more events than the frame holds.
+    EXPECT_EQ(garbage_field([](auto& b) { b[events_at(b) - 1] = 0x7f; }), "nevents");
+    // The last slice (event, offset, length): past the texts, then on a non-string event.
+    EXPECT_EQ(garbage_field([](auto& b) { b[b.size() - 1] = 0x7f; }), "slice_offset");
+    EXPECT_EQ(garbage_field([](auto& b) { b[b.size() - 12] = 0; }), "slice_event");
+}
+
+}  // namespace
+}  // namespace apcgate::ctf_test

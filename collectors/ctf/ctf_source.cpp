@@ -110,8 +110,8 @@ Status CtfSource::start(const CaptureContext& ctx) {
     events_read_ = 0;
     finished_ = false;
     report_.bytes_done = 0;
-    queue_ = std::make_unique<ChunkQueue<Chunk>>(kQueuedChunks);
-    spare_ = std::make_unique<ChunkQueue<Chunk>>(kQueuedChunks);
+    queue_ = std::make_unique<ingest::BoundedQueue<Chunk>>(kQueuedChunks);
+    spare_ = std::make_unique<ingest::BoundedQueue<Chunk>>(kQueuedChunks);
     if (probe_.traces.empty()) {
         // The probe's worker died: only the zero samples a capture needs (event_mapper.hpp).
         Chunk chunk;

@@ -21,11 +21,11 @@
 #include <thread>
 #include <vector>
 
-#include "collectors/ctf/chunk_queue.hpp"
 #include "collectors/ctf/open_spans.hpp"
 #include "collectors/ctf/trace_probe.hpp"
 #include "collectors/ctf/worker_client.hpp"
 #include "collectors/ctf/worker_frames.hpp"
+#include "collectors/ingest/bounded_queue.hpp"
 #include "collectors/ingest/ingest_source.hpp"
 
 namespace apcgate::collectors::ctf {
@@ -71,10 +71,10 @@ class CtfSource final : public ingest::IngestSource {
     // Used by the reader thread alone while it runs.
     FrameBytes body_;
     std::atomic<std::uint64_t> events_read_{0};  // trace events, for the errors
-    std::unique_ptr<ChunkQueue<Chunk>> queue_;
+    std::unique_ptr<ingest::BoundedQueue<Chunk>> queue_;
     // Chunks the poller has emptied, back to the reader: their buffers are reused rather than
     // allocated (and page-faulted in) afresh for every chunk.
-    std::unique_ptr<ChunkQueue<Chunk>> spare_;
+    std::unique_ptr<ingest::BoundedQueue<Chunk>> spare_;
     std::thread reader_;
 };
 

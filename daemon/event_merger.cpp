@@ -27,44 +27,44 @@ void EventMerger::push(std::size_t source, std::vector<model::Event>& events,
     q.finished = q.finished || finished;
 }
 
-void EventMerger::release(const std::function<void(model::Event&)>& emit, bool everything) {
-    constexpr model::Nanos kMax = std::numeric_limits<model::Nanos>::max();
-    model::Nanos limit = kMax;
+model::Nanos EventMerger::release_limit(bool everything) const {
+    model::Nanos limit = std::numeric_limits<model::Nanos>::max();
     if (!everything) {
         for (const auto& q : queues_)
             if (!q.finished && q.watermark < limit) limit = q.watermark;
     }
+    return limit;
+}
+
+bool EventMerger::next_run(model::Nanos limit, Run& run) const {
+    constexpr model::Nanos kMax = std::numeric_limits<model::Nanos>::max();
     // Few sources (a handful): a linear scan of the queue heads beats a heap here.
-    for (;;) {
-        std::size_t best = queues_.size();
-        model::Nanos best_ts = 0;
-        for (std::size_t i = 0; i < queues_.size(); ++i) {
-            const Queue& q = queues_[i];
-            if (q.empty()) continue;
-            const model::Nanos ts = q.front_ts();
-            if (ts > limit) continue;
-            if (best == queues_.size() || ts < best_ts) {
-                best = i;
-                best_ts = ts;
-            }
+    std::size_t best = queues_.size();
+    model::Nanos best_ts = 0;
+    for (std::size_t i = 0; i < queues_.size(); ++i) {
+        const Queue& q = queues_[i];
+        if (q.empty()) continue;
+        const model::Nanos ts = q.front_ts();
+        if (ts > limit) continue;
+        if (best == queues_.size() || ts < best_ts) {
+            best = i;
+            best_ts = ts;
         }
-        if (best == queues_.size()) break;
-        // The run the best queue may emit before another queue's head must go first: up to the
-        // heads of later sources inclusive (ties keep source order), of earlier ones exclusive.
-        model::Nanos before = kMax;  // emit while ts < before
-        model::Nanos upto = limit;   // and ts <= upto
-        for (std::size_t i = 0; i < queues_.size(); ++i) {
-            if (i == best || queues_[i].empty()) continue;
-            const model::Nanos ts = queues_[i].front_ts();
-            if (i < best) before = std::min(before, ts);
-            else upto = std::min(upto, ts);
-        }
-        Queue& q = queues_[best];
-        do {
-            emit(q.events[q.head]);
-            ++q.head;
-        } while (!q.empty() && q.front_ts() < before && q.front_ts() <= upto);
     }
+    if (best == queues_.size()) return false;
+    // The run the best queue may emit before another queue's head must go first: up to the
+    // heads of later sources inclusive (ties keep source order), of earlier ones exclusive.
+    run = Run{best, kMax, limit};
+    for (std::size_t i = 0; i < queues_.size(); ++i) {
+        if (i == best || queues_[i].empty()) continue;
+        const model::Nanos ts = queues_[i].front_ts();
+        if (i < best) run.before = std::min(run.before, ts);
+        else run.upto = std::min(run.upto, ts);
+    }
+    return true;
+}
+
+void EventMerger::drop_released() {
     for (auto& q : queues_) {
         if (q.empty() && q.head > 0) {  // keep the capacity, drop the moved-from events
             q.events.clear();

@@ -10,7 +10,6 @@
 #pragma once
 
 #include <cstddef>
-#include <functional>
 #include <vector>
 
 #include "protocol/model/event.hpp"
@@ -25,12 +24,35 @@ public:
     void push(std::size_t source, std::vector<model::Event>& events, model::Nanos watermark,
               bool finished);
     // Releases every event that is safe to emit (all of them once every source is finished,
-    // or when `everything` is set at the end of a capture).
-    void release(const std::function<void(model::Event&)>& emit, bool everything = false);
+    // or when `everything` is set at the end of a capture), calling emit(model::Event&) on each.
+    // A template: the emit call sits in the loop every event goes through.
+    template <typename Emit>
+    void release(Emit&& emit, bool everything = false) {
+        const model::Nanos limit = release_limit(everything);
+        Run run;
+        while (next_run(limit, run)) {
+            Queue& q = queues_[run.queue];
+            do {
+                emit(q.events[q.head]);
+                ++q.head;
+            } while (!q.empty() && q.front_ts() < run.before && q.front_ts() <= run.upto);
+        }
+        drop_released();
+    }
 
     [[nodiscard]] std::size_t pending() const;
 
 private:
+    // The events one queue may emit next: while ts < before and ts <= upto.
+    struct Run {
+        std::size_t queue = 0;
+        model::Nanos before = 0;
+        model::Nanos upto = 0;
+    };
+    [[nodiscard]] model::Nanos release_limit(bool everything) const;
+    bool next_run(model::Nanos limit, Run& run) const;
+    void drop_released();
+
     struct Queue {
         std::vector<model::Event> events;  // [head, end) are pending
         std::size_t head = 0;

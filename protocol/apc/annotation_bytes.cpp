@@ -128,8 +128,20 @@ struct BodySize {
 
 }  // namespace
 
+// Converted traces are mostly spans: a channel's text or its end. They skip the visit.
 std::size_t annotation_bytes_size(const model::AnnotationBody& body) {
+    if (const auto* s = std::get_if<model::StringAnnotation>(&body)) return BodySize{}(*s);
     return std::visit(BodySize{}, body);
+}
+
+std::size_t write_annotation_bytes(const model::AnnotationBody& body, std::uint8_t* out) {
+    AnnotationWriter w(out);
+    if (const auto* s = std::get_if<model::StringAnnotation>(&body)) {
+        BodyWriter{w}(*s);
+    } else {
+        std::visit(BodyWriter{w}, body);
+    }
+    return w.truncated();
 }
 
 std::size_t append_annotation_bytes(const model::AnnotationBody& body,

@@ -29,6 +29,11 @@ std::size_t append_annotation_bytes(const model::AnnotationBody& body,
 // annotation that fits its frame straight into it, without a scratch copy).
 std::size_t annotation_bytes_size(const model::AnnotationBody& body);
 
+// Writes the bytes of `body` at `out`, which has room for annotation_bytes_size(body) of them
+// (the encoder sizes its frame once for a whole message). Returns what append_annotation_bytes
+// returns.
+std::size_t write_annotation_bytes(const model::AnnotationBody& body, std::uint8_t* out);
+
 // Size of the first whole annotation at the front of `bytes`: nullopt when more bytes are needed,
 // an Error when the bytes cannot start an annotation (unknown 0x1C code, negative length).
 Result<std::optional<std::size_t>> annotation_length(std::span<const std::uint8_t> bytes,

@@ -1,6 +1,7 @@
 // Writers for the payload-carrying frames (gator-protocol-v6.8.txt, "Annotate Frame Messages"
 // and "External Frame Messages"), which split payloads larger than a frame.
 #include <algorithm>
+#include <cstring>
 
 #include "protocol/apc/annotation_bytes.hpp"
 #include "protocol/apc/encoder_impl.hpp"
@@ -26,12 +27,18 @@ bool Encoder::Impl::add(const model::Annotation& e) {
     m.p32(e.tid);
     m.p64(order(f, e.ts));
     // The common case, an annotation that fits the open frame whole, is written straight into
-    // it; only one to be split goes through the scratch buffer.
+    // it (the frame grows once for the whole message); only one to be split goes through the
+    // scratch buffer.
     const std::size_t whole = annotation_bytes_size(e.body);
-    if (f.body.size() + m.size() + packed_size(static_cast<std::int64_t>(whole)) + whole <= cap) {
-        f.append(m);
-        wire::ByteWriter(f.body).packed32(static_cast<std::int32_t>(whole));
-        enc->stats_.truncated_names += append_annotation_bytes(e.body, f.body);
+    const std::size_t prefix = packed_size(static_cast<std::int64_t>(whole));
+    if (f.body.size() + m.size() + prefix + whole <= cap) {
+        const std::size_t at = f.body.size();
+        f.body.resize(at + m.size() + prefix + whole);
+        std::uint8_t* p = f.body.data() + at;
+        std::memcpy(p, m.data(), m.size());
+        p += m.size();
+        p += wire::encode_packed64(static_cast<std::int64_t>(whole), p);
+        enc->stats_.truncated_names += write_annotation_bytes(e.body, p);
         return true;
     }
     scratch.clear();

@@ -2,6 +2,8 @@
 // kind byte-exact, with and without colour, int16 truncation, and parsing them back.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "apc_test_support.hpp"
 #include "protocol/apc/annotation_bytes.hpp"
 
@@ -98,6 +100,36 @@ TEST(AnnotationBytes, SizeIsExactlyWhatIsWrittenForEveryKind) {
     };
     for (std::size_t i = 0; i < bodies.size(); ++i)
         EXPECT_EQ(annotation_bytes_size(bodies[i]), bytes_of(bodies[i]).size()) << "body " << i;
+}
+
+// The encoder writes an annotation that fits its frame in place: the same bytes and truncation
+// count as appending, and nothing past them.
+TEST(AnnotationBytes, WrittenInPlaceEqualsAppended) {
+    std::string long_text;
+    for (int i = 0; i < 20000; ++i) long_text += "\xC3\xA9";  // over the int16 limit
+    const model::Rgb red{255, 0, 0};
+    const std::vector<model::AnnotationBody> bodies = {
+        model::TextAnnotation{red, "hello"},
+        model::StringAnnotation{3, std::nullopt, "fn(long) [42]"},
+        model::StringAnnotation{3, std::nullopt, ""},
+        model::StringAnnotation{0, red, long_text},
+        model::MarkerAnnotation{std::nullopt, long_text},
+        model::GroupName{1, "group"},
+        model::ChannelName{2, 1, "chan"},
+        model::VisualAnnotation{"v", {9, 8, 7}},
+        model::RawAnnotation{{1, 2, 0x1C}},
+    };
+    for (std::size_t i = 0; i < bodies.size(); ++i) {
+        std::vector<std::uint8_t> appended;
+        const std::size_t cut = append_annotation_bytes(bodies[i], appended);
+        std::vector<std::uint8_t> placed(appended.size() + 8, 0xEE);
+        EXPECT_EQ(write_annotation_bytes(bodies[i], placed.data()), cut) << "body " << i;
+        EXPECT_TRUE(std::equal(appended.begin(), appended.end(), placed.begin())) << "body " << i;
+        EXPECT_TRUE(std::all_of(placed.begin() + static_cast<std::ptrdiff_t>(appended.size()),
+                                placed.end(), [](std::uint8_t b) { return b == 0xEE; }))
+            << "body " << i;
+    }
+    EXPECT_EQ(write_annotation_bytes(bodies[3], std::vector<std::uint8_t>(40000).data()), 1U);
 }
 
 TEST(AnnotationParse, EveryKindParsesBackToItsBytes) {

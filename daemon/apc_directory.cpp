@@ -7,6 +7,7 @@
 #include <cerrno>
 #include <cstring>
 #include <string>
+#include <system_error>
 
 #include "protocol/wire/byte_writer.hpp"
 
@@ -34,11 +35,34 @@ bool write_all(int fd, const std::uint8_t* data, std::size_t size) {
 
 // Frames at least this large are written straight from the encoder's buffer.
 constexpr std::size_t kDirectWrite = 16 * 1024;
+// The writeback of the data file is started each time this much more was written.
+constexpr std::uint64_t kWritebackBytes = 8 << 20;
+
+// Moves an old data file aside and deletes it on a thread (see the header); an empty thread
+// when there was none (or it could not be moved: O_TRUNC then empties it in place).
+std::thread remove_aside(const std::filesystem::path& dir, const std::filesystem::path& data) {
+    const std::filesystem::path old = dir / ("." + std::string(kApcDataFile) + ".old");
+    if (::rename(data.c_str(), old.c_str()) != 0) return {};
+    try {
+        return std::thread([old] { ::unlink(old.c_str()); });
+    } catch (const std::system_error&) {
+        ::unlink(old.c_str());
+        return {};
+    }
+}
 
 }  // namespace
 
-ApcDirectory::ApcDirectory(std::filesystem::path dir, UniqueFd data)
-    : dir_(std::move(dir)), data_(std::move(data)) {}
+ApcDirectory::ApcDirectory(std::filesystem::path dir, UniqueFd data, std::thread remover)
+    : dir_(std::move(dir)), data_(std::move(data)), remover_(std::move(remover)) {}
+
+ApcDirectory::~ApcDirectory() {
+    end_removal();
+}
+
+void ApcDirectory::end_removal() {
+    if (remover_.joinable()) remover_.join();
+}
 
 Result<std::unique_ptr<ApcDirectory>> ApcDirectory::create(const std::filesystem::path& dir,
                                                            bool force) {
@@ -57,9 +81,14 @@ Result<std::unique_ptr<ApcDirectory>> ApcDirectory::create(const std::filesystem
         }
     }
     const std::filesystem::path data = dir / kApcDataFile;
+    std::thread remover = force ? remove_aside(dir, data) : std::thread();
     UniqueFd fd(::open(data.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644));
-    if (!fd.valid()) return os_error(data, "cannot create APC data file");
-    return std::unique_ptr<ApcDirectory>(new ApcDirectory(dir, std::move(fd)));
+    if (!fd.valid()) {
+        const Error e = os_error(data, "cannot create APC data file");
+        if (remover.joinable()) remover.join();
+        return e;
+    }
+    return std::unique_ptr<ApcDirectory>(new ApcDirectory(dir, std::move(fd), std::move(remover)));
 }
 
 Status ApcDirectory::write_document(std::string_view name, std::string_view content) {
@@ -87,20 +116,34 @@ void ApcDirectory::frame(std::span<const std::uint8_t> body) {
     // A full frame (a converter writes hundreds of MB of them) goes to the file as it is, after
     // what is pending, instead of being copied into the pending buffer first.
     flush();
-    if (status_ && !write_all(data_.get(), body.data(), body.size()))
-        status_ = os_error(dir_ / kApcDataFile, "cannot write APC data");
+    write(body.data(), body.size());
 }
 
 void ApcDirectory::flush() {
     if (pending_.empty()) return;
-    if (status_ && !write_all(data_.get(), pending_.data(), pending_.size()))
-        status_ = os_error(dir_ / kApcDataFile, "cannot write APC data");
+    write(pending_.data(), pending_.size());
     pending_.clear();
+}
+
+void ApcDirectory::write(const std::uint8_t* data, std::size_t size) {
+    if (!status_) return;
+    if (!write_all(data_.get(), data, size)) {
+        status_ = os_error(dir_ / kApcDataFile, "cannot write APC data");
+        return;
+    }
+    file_bytes_ += size;
+    if (file_bytes_ - writeback_ >= kWritebackBytes) {
+        // Only a start (no waiting); errors, if any, are fsync()'s to report.
+        ::sync_file_range(data_.get(), static_cast<off64_t>(writeback_),
+                          static_cast<off64_t>(file_bytes_ - writeback_), SYNC_FILE_RANGE_WRITE);
+        writeback_ = file_bytes_;
+    }
 }
 
 void ApcDirectory::finish() {
     flush();
     if (status_ && ::fsync(data_.get()) != 0) status_ = os_error(dir_ / kApcDataFile, "fsync");
+    end_removal();
 }
 
 }  // namespace apcgate::daemon

@@ -4,11 +4,18 @@
 // appended with one write() per live-rate flush, so a capture killed at any moment is readable
 // up to its last flush. An existing directory is refused unless `force`; even then only the
 // files named above are replaced and nothing else is deleted.
+//
+// Why the data file is handled so: a converter writes hundreds of MB at once, and two kernel
+// costs then rival the conversion itself. Truncating an old capture's data file frees its page
+// cache (tens of ms), so the old file is moved aside and deleted on a thread of its own while
+// the new one is written. The final fsync() waits for the whole file to reach the disk, so the
+// writeback of what is written is started every few MiB and runs while the capture goes on.
 #pragma once
 
 #include <filesystem>
 #include <memory>
 #include <string_view>
+#include <thread>
 #include <vector>
 
 #include "daemon/capture_sink.hpp"
@@ -23,6 +30,9 @@ class ApcDirectory final : public CaptureSink {
 public:
     static Result<std::unique_ptr<ApcDirectory>> create(const std::filesystem::path& dir,
                                                         bool force);
+    ~ApcDirectory() override;
+    ApcDirectory(const ApcDirectory&) = delete;
+    ApcDirectory& operator=(const ApcDirectory&) = delete;
 
     // Writes `name` in the directory atomically.
     Status write_document(std::string_view name, std::string_view content);
@@ -37,12 +47,17 @@ public:
     [[nodiscard]] const std::filesystem::path& path() const { return dir_; }
 
 private:
-    ApcDirectory(std::filesystem::path dir, UniqueFd data);
+    ApcDirectory(std::filesystem::path dir, UniqueFd data, std::thread remover);
+    void write(const std::uint8_t* data, std::size_t size);
+    void end_removal();
 
     std::filesystem::path dir_;
     UniqueFd data_;
     std::vector<std::uint8_t> pending_;
     std::uint64_t bytes_ = 0;
+    std::uint64_t file_bytes_ = 0;  // written to the data file
+    std::uint64_t writeback_ = 0;   // the file's bytes whose writeback was started
+    std::thread remover_;           // deletes the old capture's data file, if any
     Status status_;
 };
 

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <fstream>
 #include <sstream>
 
@@ -66,6 +67,36 @@ TEST(ApcDirectory, ExistingDirectoryNeedsForceAndKeepsOtherFiles) {
     EXPECT_TRUE(fs::exists(dir / "mine.txt"));
     std::ofstream(dir / "file") << "x";
     EXPECT_FALSE(ApcDirectory::create(dir / "file", true));  // not a directory
+    fs::remove_all(dir);
+}
+
+TEST(ApcDirectory, ForceReplacesTheOldDataFileWhole) {
+    const fs::path dir = fresh("replace");
+    fs::create_directories(dir);
+    std::ofstream(dir / "0000000000") << std::string(100000, 'o');
+    auto d = ApcDirectory::create(dir, true);
+    ASSERT_TRUE(d) << d.error().to_string();
+    EXPECT_EQ(fs::file_size(dir / "0000000000"), 0U);
+    // Past the writeback step, in frames written directly and through the pending buffer.
+    const std::vector<std::uint8_t> big(3 << 20, 5), small(100, 6);
+    for (int i = 0; i < 4; ++i) {
+        (*d)->frame(big);
+        (*d)->frame(small);
+    }
+    (*d)->finish();
+    EXPECT_TRUE((*d)->status());
+    const std::string data = slurp(dir / "0000000000");
+    ASSERT_EQ(data.size(), 4 * (4 + big.size() + 4 + small.size()));
+    EXPECT_EQ(data.find('o'), std::string::npos);
+    EXPECT_EQ(data.substr(0, 4), std::string("\x00\x00\x30\x00", 4));
+    EXPECT_EQ(std::count(data.begin(), data.end(), '\x06'), 400);
+    // The old file, moved aside, is gone by the end of the capture.
+    std::size_t files = 0;
+    for (const auto& e : fs::directory_iterator(dir)) {
+        (void)e;
+        ++files;
+    }
+    EXPECT_EQ(files, 1U);
     fs::remove_all(dir);
 }
 

@@ -1,8 +1,18 @@
 #include "collectors/xray/xray_source.hpp"
 
+#include <sys/stat.h>
+
 #include <algorithm>
+#include <system_error>
+
+#include "collectors/xray/problem_handover.hpp"
 
 namespace apcgate::collectors::xray {
+
+namespace {
+// A call maps to one annotation or a few (a channel's first span names it too).
+constexpr std::size_t kBatchSlack = 64;
+}  // namespace
 
 Result<std::unique_ptr<XraySource>> XraySource::open(const ingest::IngestOptions& options) {
     std::unique_ptr<XraySource> s(new XraySource(options));
@@ -16,18 +26,37 @@ Result<std::unique_ptr<XraySource>> XraySource::open(const ingest::IngestOptions
     return s;
 }
 
+XraySource::~XraySource() {
+    end_decoding();
+}
+
+std::optional<XraySource::FileStamp> XraySource::stamp(const std::filesystem::path& path) {
+    struct stat st {};
+    if (::stat(path.c_str(), &st) != 0) return std::nullopt;
+    return FileStamp{static_cast<std::int64_t>(st.st_dev), static_cast<std::int64_t>(st.st_ino),
+                     static_cast<std::int64_t>(st.st_size), st.st_mtim.tv_sec, st.st_mtim.tv_nsec};
+}
+
 Status XraySource::load() {
+    unread_ = false;
+    loaded_ = stamp(options_.input);
     report_ = std::make_unique<ingest::IngestReport>("xray", options_.input.string());
+    // The decoders keep reporting here from the decoding thread; it starts empty each time.
+    decoded_ = std::make_unique<ingest::IngestReport>("xray", options_.input.string());
     reader_.reset();
     // The threads' cursors read the file in many places at once, not front to back.
     auto mapped = MappedInput::open(options_.input, MappedInput::Access::Scattered);
     if (!mapped) return std::move(mapped).take_error();
     input_ = std::move(*mapped);
     report_->bytes_total = input_.bytes().size();
-    auto reader = XrayReader::open(input_.bytes(), options_.input.string(), *report_);
+    auto reader = XrayReader::open(input_.bytes(), options_.input.string(), *decoded_);
     if (!reader) return std::move(reader).take_error();
     reader_ = std::move(*reader);
     origin_ = reader_->origin_ns();
+    // The index's problems belong to the report at once (the capture may never start).
+    add_report(*decoded_, *report_);
+    *decoded_ = ingest::IngestReport("xray", options_.input.string());
+    unread_ = true;
     return {};
 }
 
@@ -51,55 +80,131 @@ void XraySource::describe(model::TargetInfo& target) {
 }
 
 Status XraySource::start(const CaptureContext& ctx) {
-    // Every capture reads the log from the start: it may have been rewritten since.
-    if (Status st = load(); !st) return st;
+    end_decoding();
+    full_.reset();
+    mapper_.reset();
+    finished_ = true;  // until the log is loaded again
+    // Every capture reads the log from the start: it may have been rewritten since. What open()
+    // read is kept when no capture has read it yet and the file is still the same one (a
+    // large log's index and mapping cost several ms, before the decoding thread can start).
+    const bool same = reader_ && unread_ && loaded_ && stamp(options_.input) == loaded_;
+    if (!same) {
+        if (Status st = load(); !st) return st;
+    }
+    unread_ = false;
     zero_ = ctx.zero_monotonic_ns;
     watermark_ = origin_ ? *origin_ - zero_ : 0;
+    decode_watermark_ = watermark_;
     finished_ = false;
     mapper_ =
         std::make_unique<SpanMapper>(names_, reader_->stats(), program_, options_.binary.string());
     rates_.start(reader_->index(), ctx.counters);
+    full_ = std::make_unique<ingest::BoundedQueue<Batch>>(kQueuedBatches);
+    spare_ = std::make_unique<ingest::BoundedQueue<std::vector<model::Event>>>(kQueuedBatches + 1);
+    stop_requested_ = false;
+    try {
+        decoder_ = std::thread([this] { decode(); });
+    } catch (const std::system_error& e) {
+        finished_ = true;
+        return Error::at(std::string("cannot start the decoding thread: ") + e.what());
+    }
     return {};
 }
 
-PollResult XraySource::poll(model::Nanos /*now*/, std::vector<model::Event>& out) {
-    if (finished_ || !reader_ || !mapper_) return {watermark_, true};
+void XraySource::decode() {
+    for (bool done = false; !done;) {
+        Batch b;
+        if (auto spare = spare_->try_pop()) b.events = std::move(*spare);
+        b.events.reserve(kEventsPerBatch + kBatchSlack);
+        done = map_batch(b.events);
+        b.stats = std::exchange(reader_->stats(), Stats{});
+        if (decoded_->problem_count() != 0) {
+            b.problems = std::make_unique<ingest::IngestReport>(
+                std::exchange(*decoded_, ingest::IngestReport("xray", options_.input.string())));
+        }
+        b.watermark = decode_watermark_;
+        b.bytes_done = reader_->bytes_done();
+        b.finished = done;
+        if (!full_->push(std::move(b))) return;  // the source is going away
+        if (stop_requested_.load(std::memory_order_relaxed)) break;
+    }
+    full_->close();  // after the last batch: poll() and stop() see the end
+}
+
+bool XraySource::map_batch(std::vector<model::Event>& out) {
     std::uint32_t thread = 0;
     const CallEvent* e = nullptr;
-    for (std::size_t n = 0; n < kEventsPerPoll; ++n) {
+    for (std::size_t n = 0; n < kEventsPerBatch; ++n) {
         const auto step = reader_->next(thread, e);
         if (step == XrayReader::Step::Done) {
-            finish(out);
-            break;
+            rates_.finish(out);
+            return true;
         }
         const ThreadInfo& info = reader_->thread(thread);
         if (step == XrayReader::Step::ThreadEnd) {
-            mapper_->thread_end(watermark_, thread, info, out);
+            mapper_->thread_end(decode_watermark_, thread, info, out);
             continue;
         }
         const model::Nanos ts = e->ns - zero_;
         rates_.advance(ts, out);
         if (is_entry(e->kind)) rates_.count_call(thread);
         mapper_->event(ts, thread, info, *e, reader_->args(thread, *e), reader_->payload(*e), out);
-        watermark_ = ts;
+        decode_watermark_ = ts;
     }
-    reader_->stats().flush(*report_);
-    report_->bytes_done = finished_ ? report_->bytes_total : reader_->bytes_done();
+    return false;
+}
+
+void XraySource::take(Batch& b, std::vector<model::Event>& out) {
+    b.stats.flush(*report_);
+    if (b.problems) add_report(*b.problems, *report_);
+    if (out.empty()) {
+        out.swap(b.events);  // the engine hands back an emptied vector: the thread reuses it
+        b.events.clear();
+        spare_->try_push(std::move(b.events));
+    } else {
+        out.insert(out.end(), std::make_move_iterator(b.events.begin()),
+                   std::make_move_iterator(b.events.end()));
+    }
+    watermark_ = std::max(watermark_, b.watermark);
+    report_->bytes_done = b.finished ? report_->bytes_total : b.bytes_done;
+    if (b.finished) finished_ = true;
+}
+
+PollResult XraySource::poll(model::Nanos /*now*/, std::vector<model::Event>& out) {
+    if (finished_ || !full_) return {watermark_, true};
+    if (std::optional<Batch> b = full_->pop()) {
+        take(*b, out);
+    } else {
+        finished_ = true;  // the thread ended without a last batch (stopped)
+    }
+    if (finished_) end_decoding();
     return {watermark_, finished_};
 }
 
-void XraySource::finish(std::vector<model::Event>& out) {
-    rates_.finish(out);
+void XraySource::stop(model::Nanos /*now*/, std::vector<model::Event>& out) {
+    if (finished_ || !full_ || !mapper_) return;
+    // Ask the thread to end after its batch, and take every batch it made until then.
+    stop_requested_ = true;
+    bool log_done = false;
+    while (std::optional<Batch> b = full_->pop()) {
+        log_done = log_done || b->finished;
+        take(*b, out);
+    }
+    end_decoding();
+    if (!log_done) {
+        // The capture ended before the log did: close what is open at the last event's time.
+        for (std::uint32_t t = 0; t < reader_->index().threads.size(); ++t)
+            mapper_->thread_end(decode_watermark_, t, reader_->thread(t), out);
+        rates_.finish(out);
+        reader_->stats().flush(*report_);
+        if (decoded_->problem_count() != 0) add_report(*decoded_, *report_);
+    }
     finished_ = true;
 }
 
-void XraySource::stop(model::Nanos /*now*/, std::vector<model::Event>& out) {
-    if (finished_ || !reader_ || !mapper_) return;
-    // The capture ended before the log did: close what is open where the capture stopped.
-    for (std::uint32_t t = 0; t < reader_->index().threads.size(); ++t)
-        mapper_->thread_end(watermark_, t, reader_->thread(t), out);
-    finish(out);
-    reader_->stats().flush(*report_);
+void XraySource::end_decoding() {
+    if (full_) full_->close();
+    if (decoder_.joinable()) decoder_.join();
 }
 
 }  // namespace apcgate::collectors::xray

@@ -1,14 +1,26 @@
 // An XRay log as a capture source: it maps the log, reads it with XrayReader and hands the
-// calls to SpanMapper and CallRateCounters, at most kEventsPerPoll calls per poll so memory
-// stays bounded however large the log. Times are the log's TSCs in ns minus the capture's zero
-// (the earliest time_origin() of all inputs), so several logs of one run share one timeline.
+// calls to SpanMapper and CallRateCounters. Times are the log's TSCs in ns minus the capture's
+// zero (the earliest time_origin() of all inputs), so several logs of one run share one timeline.
+//
+// Decoding and mapping run on a thread of their own, beside the engine's merging, encoding and
+// writing (each is about half the work of a conversion): the thread maps at most kEventsPerBatch
+// calls into a batch and hands it over through an ingest::BoundedQueue of kQueuedBatches, so memory
+// stays bounded however large the log; poll() takes one batch. The thread owns the reader, the
+// mapper and the counters while it runs; its statistics and problems travel with each batch and are
+// added to the report by poll(), on the engine's thread, which alone touches the report.
+// stop() (the capture ended before the log did) asks the thread to end after its next batch,
+// takes what it had decoded and closes the calls left open at the last event's time.
 #pragma once
 
+#include <array>
+#include <atomic>
 #include <filesystem>
 #include <memory>
 #include <optional>
 #include <string>
+#include <thread>
 
+#include "collectors/ingest/bounded_queue.hpp"
 #include "collectors/ingest/ingest_source.hpp"
 #include "collectors/xray/call_rate_counters.hpp"
 #include "collectors/xray/function_names.hpp"
@@ -20,11 +32,13 @@ namespace apcgate::collectors::xray {
 
 class XraySource final : public ingest::IngestSource {
   public:
-    static constexpr std::size_t kEventsPerPoll = 16384;
+    static constexpr std::size_t kEventsPerBatch = 16384;
+    static constexpr std::size_t kQueuedBatches = 4;
     static constexpr std::uint32_t kMaxCores = 1024;
 
     // Maps and indexes the log (and reads the binary's names): what declare() needs.
     static Result<std::unique_ptr<XraySource>> open(const ingest::IngestOptions& options);
+    ~XraySource() override;
 
     [[nodiscard]] std::string_view name() const override { return "xray"; }
     [[nodiscard]] model::Nanos time_origin() const override;
@@ -36,10 +50,29 @@ class XraySource final : public ingest::IngestSource {
     void stop(model::Nanos now, std::vector<model::Event>& out) override;
 
   private:
+    // What the decoding thread hands over: events in time order and what was counted meanwhile.
+    struct Batch {
+        std::vector<model::Event> events;
+        Stats stats;
+        std::unique_ptr<ingest::IngestReport> problems;  // null: none
+        model::Nanos watermark = 0;
+        std::uint64_t bytes_done = 0;
+        bool finished = false;
+    };
+
     explicit XraySource(ingest::IngestOptions options) : options_(std::move(options)) {}
+    // What tells a log file apart from the same path rewritten: device, inode, size, mtime.
+    using FileStamp = std::array<std::int64_t, 5>;
+    static std::optional<FileStamp> stamp(const std::filesystem::path& path);
     // Maps the log afresh and reads its header and index into a fresh report.
     Status load();
-    void finish(std::vector<model::Event>& out);
+    // The decoding thread's loop, and one batch of it (true when the log is done).
+    void decode();
+    bool map_batch(std::vector<model::Event>& out);
+    // Adds a batch's counts to the report and moves its events to `out`.
+    void take(Batch& batch, std::vector<model::Event>& out);
+    // Ends the decoding thread (if any) without taking its batches.
+    void end_decoding();
 
     ingest::IngestOptions options_;
     std::string program_;  // the binary's file name, for thread labels
@@ -47,12 +80,24 @@ class XraySource final : public ingest::IngestSource {
     std::unique_ptr<ingest::IngestReport> report_;
     MappedInput input_;
     std::unique_ptr<XrayReader> reader_;
+    std::optional<FileStamp> loaded_;  // the file reader_ was made from, when known
+    bool unread_ = false;              // no capture has read reader_ yet
     std::optional<model::Nanos> origin_;
     std::unique_ptr<SpanMapper> mapper_;
     CallRateCounters rates_;
     model::Nanos zero_ = 0;
-    model::Nanos watermark_ = 0;
+    model::Nanos watermark_ = 0;  // of the batches taken (engine's thread)
     bool finished_ = false;
+
+    // The decoding thread's side. `decoded_` is where the decoders report problems; the thread
+    // moves it into each batch.
+    std::unique_ptr<ingest::IngestReport> decoded_;
+    model::Nanos decode_watermark_ = 0;
+    std::unique_ptr<ingest::BoundedQueue<Batch>> full_;
+    std::unique_ptr<ingest::BoundedQueue<std::vector<model::Event>>>
+        spare_;  // emptied vectors, reused
+    std::atomic<bool> stop_requested_{false};
+    std::thread decoder_;
 };
 
 }  // namespace apcgate::collectors::xray

@@ -1,5 +1,8 @@
 #include "daemon/convert_report.hpp"
 
+#include <spdlog/spdlog.h>
+
+#include <algorithm>
 #include <sstream>
 
 namespace apcgate::daemon {
@@ -44,6 +47,25 @@ std::string report_text(const collectors::ingest::IngestReport& r) {
     if (r.problem_count() > r.problems().size())
         out << "  (" << r.problem_count() - r.problems().size() << " more problems)\n";
     return out.str();
+}
+
+void log_report(const collectors::ingest::IngestReport& r) {
+    std::uint64_t mapped = 0;
+    for (const auto& [kind, st] : r.kinds()) mapped += st.mapped;
+    spdlog::info("source {} ({}): {}, {} of {} bytes, {} records mapped, {} problems", r.input(),
+                 r.format(), r.complete() ? "read" : "read up to a problem", r.bytes_done,
+                 r.bytes_total, mapped, r.problem_count());
+    const std::uint64_t others = r.problem_count() - (r.stop_reason() ? 1 : 0);
+    std::uint64_t shown = 0;
+    for (const auto& p : r.problems()) {
+        if (shown == std::min<std::uint64_t>(others, kMaxLoggedProblems)) break;
+        if (r.stop_reason() && p.to_string() == r.stop_reason()->to_string()) continue;
+        spdlog::warn("source {}: {}", r.input(), p.to_string());
+        ++shown;
+    }
+    if (others > shown) spdlog::warn("source {}: {} more problems", r.input(), others - shown);
+    if (r.stop_reason())
+        spdlog::warn("source {}: reading stopped: {}", r.input(), r.stop_reason()->to_string());
 }
 
 }  // namespace apcgate::daemon

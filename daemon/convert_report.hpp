@@ -13,5 +13,10 @@ nlohmann::json error_json(const Error& e);
 nlohmann::json report_json(const collectors::ingest::IngestReport& r);
 // One line per input plus its record kinds, for a terminal.
 std::string report_text(const collectors::ingest::IngestReport& r);
+// The same for the daemon's log at the end of a `serve --source` capture (only the log sees
+// what a trace input read there): a line per input, a warning per problem (at most
+// kMaxLoggedProblems, then a count) and one for what ended reading early.
+inline constexpr std::size_t kMaxLoggedProblems = 10;
+void log_report(const collectors::ingest::IngestReport& r);
 
 }  // namespace apcgate::daemon

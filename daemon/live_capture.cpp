@@ -5,7 +5,9 @@
 #include <algorithm>
 #include <chrono>
 
+#include "collectors/ingest/ingest_source.hpp"
 #include "daemon/clocks.hpp"
+#include "daemon/convert_report.hpp"
 
 namespace apcgate::daemon {
 
@@ -67,6 +69,9 @@ void LiveCapture::stop(const std::string& reason) {
     const CaptureTotals t = engine_->totals();
     spdlog::info("capture ended ({}): {} events, {} frames, {} bytes", reason, t.events, t.frames,
                  t.bytes);
+    for (collectors::Source* s : engine_->plan().sources)
+        if (const auto* input = dynamic_cast<const collectors::ingest::IngestSource*>(s))
+            log_report(input->report());
     if (ended_) {
         auto cb = std::move(ended_);
         cb(reason);

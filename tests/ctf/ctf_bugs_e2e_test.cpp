@@ -3,7 +3,9 @@
 // `apcgate serve --source ctf:` survives them and serves the next connection.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstdlib>
+#include <thread>
 #include <nlohmann/json.hpp>
 
 #include "ctf_run.hpp"
@@ -70,6 +72,15 @@ INSTANTIATE_TEST_SUITE_P(Reproducers, CtfBugConvert,
                              return n;
                          });
 
+// The daemon logs a capture's end after the client has its end of sequence: wait for the line.
+bool log_shows(const e2e::DaemonProcess& d, const std::string& text) {
+    for (int i = 0; i < 500; ++i) {
+        if (d.log().find(text) != std::string::npos) return true;
+        std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    }
+    return false;
+}
+
 class CtfBugServe : public e2e::ServeTest {
   protected:
     void SetUp() override {}  // started by the test with its --source
@@ -92,6 +103,9 @@ TEST_F(CtfBugServe, TheDaemonSurvivesACrashingTraceAndServesTheNextConnection) {
         const e2e::CheckedCapture checked = e2e::check_capture(all.frames, *captured);
         for (const auto& e : checked.errors) ADD_FAILURE() << e;
     }
+    // The log says what happened to the trace: serve has no other place to report it.
+    EXPECT_TRUE(log_shows(*daemon_, "reading stopped: ")) << daemon_->log();
+    EXPECT_NE(daemon_->log().find("crashed (SIGSEGV)"), std::string::npos) << daemon_->log();
     expect_serving();
     EXPECT_TRUE(daemon_->running());
     fs::remove_all(dir);
@@ -131,6 +145,7 @@ TEST_F(CtfBugServe, AWorkerDyingMidCaptureEndsItWithTheEventsSent) {
         EXPECT_GT(ticks, 30000U);   // the first chunk's
         EXPECT_LT(ticks, 100000U);  // not the rest
     }
+    EXPECT_TRUE(log_shows(*daemon_, "reading stopped: ")) << daemon_->log();
     expect_serving();
     EXPECT_TRUE(daemon_->running());
     fs::remove_all(dir);

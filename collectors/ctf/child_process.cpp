@@ -7,8 +7,11 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
+
+extern char** environ;
 
 namespace apcgate::collectors::ctf {
 
@@ -16,8 +19,30 @@ namespace {
 
 constexpr int kPipeBytes = 1 << 20;
 
+// The worker's environment: the daemon's, except that in a sanitizer build the sanitizer leaves
+// SIGSEGV, SIGBUS and SIGFPE alone, so libbabeltrace2's crashes end the worker by the signal
+// and are reported as in a release build (not as the sanitizer's exit status 1).
+std::vector<std::string> worker_environment() {
+    std::vector<std::string> env;
+    for (char** e = environ; *e != nullptr; ++e) env.emplace_back(*e);
+#if defined(__SANITIZE_ADDRESS__)
+    const std::string key = "ASAN_OPTIONS=";
+    const std::string mine = "handle_segv=0:handle_sigbus=0:handle_sigfpe=0";
+    auto it = std::find_if(env.begin(), env.end(), [&](const std::string& v) {
+        return v.compare(0, key.size(), key) == 0;
+    });
+    if (it == env.end()) {
+        env.push_back(key + mine);
+    } else {
+        *it += (it->size() > key.size() ? ":" : "") + mine;
+    }
+#endif
+    return env;
+}
+
 // In the forked child, before exec: async-signal-safe calls only.
-[[noreturn]] void exec_child(int pipe_write, const char* exe, char* const* argv) {
+[[noreturn]] void exec_child(int pipe_write, const char* exe, char* const* argv,
+                             char* const* envp) {
     const int null = ::open("/dev/null", O_RDONLY | O_CLOEXEC);
     if (null >= 0) ::dup2(null, STDIN_FILENO);
     ::dup2(STDERR_FILENO, STDOUT_FILENO);  // the parent's stdout may be a capture or a report
@@ -32,7 +57,7 @@ constexpr int kPipeBytes = 1 << 20;
     sigset_t none;
     sigemptyset(&none);
     ::sigprocmask(SIG_SETMASK, &none, nullptr);
-    ::execv(exe, argv);
+    ::execve(exe, argv, envp);
     ::_exit(127);
 }
 
@@ -54,6 +79,10 @@ Result<std::unique_ptr<ChildProcess>> ChildProcess::spawn(const std::filesystem:
     std::vector<char*> argv;
     for (auto& a : owned) argv.push_back(a.data());
     argv.push_back(nullptr);
+    std::vector<std::string> env = worker_environment();
+    std::vector<char*> envp;
+    for (auto& v : env) envp.push_back(v.data());
+    envp.push_back(nullptr);
 
     int fds[2];
     if (::pipe2(fds, O_CLOEXEC) != 0)
@@ -64,7 +93,7 @@ Result<std::unique_ptr<ChildProcess>> ChildProcess::spawn(const std::filesystem:
     ::fcntl(write_end.get(), F_SETPIPE_SZ, kPipeBytes);
     const pid_t pid = ::fork();
     if (pid < 0) return Error::at(std::string("cannot fork: ") + std::strerror(errno));
-    if (pid == 0) exec_child(write_end.get(), exe_path.c_str(), argv.data());
+    if (pid == 0) exec_child(write_end.get(), exe_path.c_str(), argv.data(), envp.data());
     write_end.reset();  // the parent sees EOF once the child (its only writer) is gone
     return std::unique_ptr<ChildProcess>(new ChildProcess(pid, std::move(read_end)));
 }

@@ -33,9 +33,8 @@ namespace {
 
 std::filesystem::path trace() {
     if (const char* env = std::getenv("APCGATE_CTF_BENCH_TRACE")) return env;
-    // The steering repo's shared/testdata sits beside the source tree.
-    return std::filesystem::path(__FILE__).parent_path() /
-           "../../../shared/testdata/ctf/succeed/multi-domains";
+    // Not from __FILE__: with ccache's base_dir (.ci/test) it is relative to the build directory.
+    return std::filesystem::path(APCGATE_TESTDATA_DIR) / "ctf/succeed/multi-domains";
 }
 
 // The CTF source runs libbabeltrace2 in a worker process, the apcgate binary: the one of this

@@ -46,6 +46,38 @@ Result<ProbeResult> run_probe(const fs::path& input, const std::vector<fs::path>
     return probe;
 }
 
+// libbabeltrace2 died probing several traces at once (a parent directory): each is probed alone
+// to find the ones it dies on, and the others together, so one bad trace does not cost the
+// rest. The fatal ones join the rejected traces; `lost` is left set only when none survive.
+Result<ProbeResult> probe_apart(const fs::path& input, const std::vector<fs::path>& traces,
+                                const fs::path& self_exe, std::optional<Error>& lost) {
+    std::vector<fs::path> survivors;
+    std::vector<Error> fatal;
+    for (const auto& trace : traces) {
+        std::optional<Error> died;
+        (void)run_probe(trace, {trace}, self_exe, died);  // a clean rejection: the joint probe's
+        if (died) {
+            fatal.push_back(std::move(*died));
+        } else {
+            survivors.push_back(trace);
+        }
+    }
+    ProbeResult result;
+    lost.reset();
+    if (survivors.empty()) {
+        lost = std::move(fatal.front());
+        fatal.erase(fatal.begin());
+    } else if (auto joint = run_probe(input, survivors, self_exe, lost); joint) {
+        result = std::move(*joint);
+    } else if (fatal.empty()) {
+        return joint;
+    } else {
+        result.rejected.push_back(std::move(joint).take_error());
+    }
+    for (auto& e : fatal) result.rejected.push_back(std::move(e));
+    return result;
+}
+
 // The trace events (not the bookkeeping kinds in parentheses) a chunk's counts add.
 std::uint64_t trace_events(const ingest::IngestReport& counts) {
     std::uint64_t n = 0;
@@ -62,6 +94,7 @@ Result<std::unique_ptr<CtfSource>> CtfSource::open(const fs::path& input,
     if (!traces) return std::move(traces).take_error();
     std::optional<Error> lost;
     auto probe = run_probe(input, *traces, self_exe, lost);
+    if (lost && traces->size() > 1) probe = probe_apart(input, *traces, self_exe, lost);
     if (!probe) {
         Error e = std::move(probe).take_error();
         if (e.input.empty()) std::move(e).in_input(input.string());

@@ -103,6 +103,23 @@ TEST(CtfWorker, ACrashAtOpenIsReported) {
     fs::remove_all(dir.parent_path());
 }
 
+// A parent directory holding a good trace and one libbabeltrace2 crashes on while opening: the
+// good one is converted, the bad one reported by name.
+TEST(CtfWorker, ATraceThatCrashesTheProbeDoesNotCostItsSiblings) {
+    const fs::path parent = scratch_dir("siblings");
+    write_ticks(parent / "good", 2, 100);
+    const fs::path bad = libbabeltrace2_bug("segv-array-element", parent / "bad");
+    auto run = run_ctf(parent);
+    ASSERT_TRUE(run) << run.error().to_string();
+    EXPECT_EQ((*run)->texts("app:tick").size(), 200U);
+    ASSERT_FALSE((*run)->report().complete());
+    const std::string why = (*run)->report().stop_reason()->to_string();
+    EXPECT_NE(why.find("libbabeltrace2 crashed (SIGSEGV) opening " + bad.string()),
+              std::string::npos)
+        << why;
+    fs::remove_all(parent);
+}
+
 TEST(CtfWorker, RunawayMemoryIsStoppedByTheLimit) {
 #if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
     GTEST_SKIP() << "sanitizer builds run the worker without an address-space limit (the "

@@ -5,8 +5,8 @@
 
 #include <algorithm>
 #include <cstdlib>
-#include <thread>
 #include <nlohmann/json.hpp>
+#include <thread>
 
 #include "ctf_run.hpp"
 #include "ctf_trace_writer.hpp"
@@ -91,18 +91,8 @@ TEST_F(CtfBugServe, TheDaemonSurvivesACrashingTraceAndServesTheNextConnection) {
     const fs::path dir = scratch_dir("bug-serve");
     const fs::path trace = libbabeltrace2_bug("segv-array-element", dir / "trace");
     start({"--source", "ctf:" + trace.string()});
-    for (int capture = 0; capture < 2; ++capture) {  // the second connection: still serving
-        e2e::HostClient c = client();
-        auto captured_xml = c.request_xml("captured");
-        ASSERT_TRUE(captured_xml) << daemon_->log();
-        auto captured = xml::parse_captured(captured_xml->body);
-        ASSERT_TRUE(captured) << captured_xml->body;
-        ASSERT_TRUE(c.send_command(e2e::kApcStart));
-        const e2e::StreamResult all = e2e::read_stream(c, std::chrono::seconds(20));
-        EXPECT_TRUE(all.end_of_sequence) << daemon_->log();
-        const e2e::CheckedCapture checked = e2e::check_capture(all.frames, *captured);
-        for (const auto& e : checked.errors) ADD_FAILURE() << e;
-    }
+    for (int capture = 0; capture < 2; ++capture)  // the second connection: still serving
+        EXPECT_FALSE(capture_to_end(std::chrono::seconds(20)).frames.empty());
     // The log says what happened to the trace: serve has no other place to report it.
     EXPECT_TRUE(log_shows(*daemon_, "reading stopped: ")) << daemon_->log();
     EXPECT_NE(daemon_->log().find("crashed (SIGSEGV)"), std::string::npos) << daemon_->log();
@@ -128,17 +118,7 @@ TEST_F(CtfBugServe, AWorkerDyingMidCaptureEndsItWithTheEventsSent) {
     start({"--source", "ctf:" + w.dir().string()});
     ::unsetenv("APCGATE_CTF_WORKER_KILL_AFTER_CHUNKS");
     {
-        e2e::HostClient c = client();
-        auto captured_xml = c.request_xml("captured");
-        ASSERT_TRUE(captured_xml) << daemon_->log();
-        auto captured = xml::parse_captured(captured_xml->body);
-        ASSERT_TRUE(captured) << captured_xml->body;
-        ASSERT_TRUE(c.send_command(e2e::kApcStart));
-        const e2e::StreamResult all = e2e::read_stream(c, std::chrono::seconds(30));
-        EXPECT_TRUE(all.end_of_sequence) << daemon_->log();
-        const e2e::CheckedCapture checked = e2e::check_capture(all.frames, *captured);
-        for (const auto& e : checked.errors) ADD_FAILURE() << e;
-        std::vector<apc::DecodedFrame> frames = checked.frames;
+        std::vector<apc::DecodedFrame> frames = capture_to_end(std::chrono::seconds(30)).frames;
         auto events = apc::rebuild_events(frames);
         ASSERT_TRUE(events) << events.error().to_string();
         const auto ticks = channel_texts(*events, "app:tick").size();

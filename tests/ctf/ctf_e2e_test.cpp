@@ -117,17 +117,8 @@ TEST_F(CtfServe, SourceStreamsTheTraceAsACapture) {
     REQUIRE_BINARY();
     const fs::path trace = kCorpus / "succeed/wk-heartbeat-u";
     start({"--source", "ctf:" + trace.string()});
-    e2e::HostClient c = client();
-    auto captured_xml = c.request_xml("captured");
-    ASSERT_TRUE(captured_xml);
-    auto captured = xml::parse_captured(captured_xml->body);
-    ASSERT_TRUE(captured) << captured_xml->body;
-    ASSERT_TRUE(c.send_command(e2e::kApcStart));
     // The capture ends by itself once the trace is read.
-    const e2e::StreamResult all = e2e::read_stream(c, std::chrono::seconds(20));
-    EXPECT_TRUE(all.end_of_sequence);
-    const e2e::CheckedCapture checked = e2e::check_capture(all.frames, *captured);
-    for (const auto& e : checked.errors) ADD_FAILURE() << e;
+    const e2e::CheckedCapture checked = capture_to_end(std::chrono::seconds(20));
     std::vector<apc::DecodedFrame> frames = checked.frames;
     auto events = apc::rebuild_events(frames);
     ASSERT_TRUE(events) << events.error().to_string();

@@ -165,21 +165,8 @@ TEST_F(KernelTrace, SameCountsAsBabeltrace) {
     EXPECT_EQ(ref.discarded_events, 5U);
 }
 
-fs::path write_many(const fs::path& dir, int packets, int per_packet) {
-    CtfTraceWriter w(dir, {{"app:tick", "int32_t i; string s;"}}, "ust");
-    std::uint64_t ts = 0;
-    for (int p = 0; p < packets; ++p) {
-        std::vector<TraceEvent> events;
-        for (int i = 0; i < per_packet; ++i)
-            events.push_back({0, ts += 10, Payload().i32(i).str("x")});
-        w.packet("chan_0", 0, 0, events);
-    }
-    w.finish();
-    return dir;
-}
-
 TEST(CtfBounds, PollsHandOutBoundedChunks) {
-    const fs::path dir = write_many(scratch_dir("many") / "t", 10, 10000);
+    const fs::path dir = write_tick_trace(scratch_dir("many") / "t", 10, 10000);
     auto run = run_ctf(dir);
     ASSERT_TRUE(run) << run.error().to_string();
     const TraceRun& r = **run;
@@ -190,7 +177,7 @@ TEST(CtfBounds, PollsHandOutBoundedChunks) {
 }
 
 TEST(CtfBounds, TruncatedStreamKeepsWhatCameBefore) {
-    const fs::path dir = write_many(scratch_dir("cut") / "t", 3, 100);
+    const fs::path dir = write_tick_trace(scratch_dir("cut") / "t", 3, 100);
     fs::resize_file(dir / "chan_0", fs::file_size(dir / "chan_0") - 700);
     auto run = run_ctf(dir);
     if (!run) {  // libbabeltrace2 may already refuse to index the packet

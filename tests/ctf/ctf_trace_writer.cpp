@@ -102,4 +102,18 @@ void CtfTraceWriter::finish() {
     out << metadata();
 }
 
+std::filesystem::path write_tick_trace(const std::filesystem::path& dir, int packets,
+                                       int per_packet) {
+    CtfTraceWriter w(dir, {{"app:tick", "int32_t i; string s;"}}, "ust");
+    std::uint64_t ts = 0;
+    for (int p = 0; p < packets; ++p) {
+        std::vector<TraceEvent> events;
+        for (int i = 0; i < per_packet; ++i)
+            events.push_back({0, ts += 10, Payload().i32(i).str("x")});
+        w.packet("chan_0", 0, 0, events);
+    }
+    w.finish();
+    return dir;
+}
+
 }  // namespace apcgate::ctf_test

@@ -73,4 +73,9 @@ class CtfTraceWriter {
     ClockAndSequence clock_;
 };
 
+// A UST trace of `packets` packets of `per_packet` `app:tick` events (i = 0.., s = "x"), 10 ns
+// apart: enough events to span several of the source's chunks when asked.
+std::filesystem::path write_tick_trace(const std::filesystem::path& dir, int packets,
+                                       int per_packet);
+
 }  // namespace apcgate::ctf_test

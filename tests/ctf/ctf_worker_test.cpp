@@ -30,21 +30,8 @@ class ScopedEnv {
     const char* name_;
 };
 
-fs::path write_ticks(const fs::path& dir, int packets, int per_packet) {
-    CtfTraceWriter w(dir, {{"app:tick", "int32_t i; string s;"}}, "ust");
-    std::uint64_t ts = 0;
-    for (int p = 0; p < packets; ++p) {
-        std::vector<TraceEvent> events;
-        for (int i = 0; i < per_packet; ++i)
-            events.push_back({0, ts += 10, Payload().i32(i).str("x")});
-        w.packet("chan_0", 0, 0, events);
-    }
-    w.finish();
-    return dir;
-}
-
 TEST(CtfWorker, KilledMidTraceKeepsTheEventsItSent) {
-    const fs::path dir = write_ticks(scratch_dir("killed") / "t", 10, 10000);
+    const fs::path dir = write_tick_trace(scratch_dir("killed") / "t", 10, 10000);
     const ScopedEnv kill("APCGATE_CTF_WORKER_KILL_AFTER_CHUNKS", "1");
     auto run = run_ctf(dir);
     ASSERT_TRUE(run) << run.error().to_string();
@@ -107,7 +94,7 @@ TEST(CtfWorker, ACrashAtOpenIsReported) {
 // good one is converted, the bad one reported by name.
 TEST(CtfWorker, ATraceThatCrashesTheProbeDoesNotCostItsSiblings) {
     const fs::path parent = scratch_dir("siblings");
-    write_ticks(parent / "good", 2, 100);
+    write_tick_trace(parent / "good", 2, 100);
     const fs::path bad = libbabeltrace2_bug("segv-array-element", parent / "bad");
     auto run = run_ctf(parent);
     ASSERT_TRUE(run) << run.error().to_string();
@@ -138,7 +125,7 @@ TEST(CtfWorker, RunawayMemoryIsStoppedByTheLimit) {
 }
 
 TEST(CtfWorker, AMissingWorkerExecutableIsAnError) {
-    const fs::path dir = write_ticks(scratch_dir("noexe") / "t", 1, 10);
+    const fs::path dir = write_tick_trace(scratch_dir("noexe") / "t", 1, 10);
     auto source = collectors::ctf::open({dir, {}, "/nonexistent/apcgate"});
     ASSERT_TRUE(source);  // the probe's worker could not run: a source of nothing...
     const auto& why = (*source)->report().stop_reason();

@@ -40,6 +40,25 @@ protected:
         EXPECT_EQ(c->handshake(), std::optional<std::string>("GATOR 680\n"));
         return std::move(*c);
     }
+    // One whole capture of the daemon's sources on a fresh client: the captured XML, APC Start,
+    // the frames until the end of sequence (the capture ends by itself once `--source` inputs
+    // are read), every frame decoded and checked against the frame rules (violations fail the
+    // test here).
+    CheckedCapture capture_to_end(std::chrono::seconds timeout) {
+        HostClient c = client();
+        auto captured_xml = c.request_xml("captured");
+        EXPECT_TRUE(captured_xml) << daemon_->log();
+        if (!captured_xml) return {};
+        auto captured = xml::parse_captured(captured_xml->body);
+        EXPECT_TRUE(captured) << captured_xml->body;
+        if (!captured) return {};
+        EXPECT_TRUE(c.send_command(kApcStart));
+        const StreamResult all = read_stream(c, timeout);
+        EXPECT_TRUE(all.end_of_sequence) << daemon_->log();
+        CheckedCapture checked = check_capture(all.frames, *captured);
+        for (const auto& e : checked.errors) ADD_FAILURE() << e;
+        return checked;
+    }
     // The daemon still answers a fresh connection.
     void expect_serving() {
         HostClient c = client();

@@ -1,7 +1,5 @@
 #include "collectors/xray/xray_source.hpp"
 
-#include <sys/stat.h>
-
 #include <algorithm>
 #include <system_error>
 
@@ -30,16 +28,8 @@ XraySource::~XraySource() {
     end_decoding();
 }
 
-std::optional<XraySource::FileStamp> XraySource::stamp(const std::filesystem::path& path) {
-    struct stat st {};
-    if (::stat(path.c_str(), &st) != 0) return std::nullopt;
-    return FileStamp{static_cast<std::int64_t>(st.st_dev), static_cast<std::int64_t>(st.st_ino),
-                     static_cast<std::int64_t>(st.st_size), st.st_mtim.tv_sec, st.st_mtim.tv_nsec};
-}
-
 Status XraySource::load() {
     unread_ = false;
-    loaded_ = stamp(options_.input);
     report_ = std::make_unique<ingest::IngestReport>("xray", options_.input.string());
     // The decoders keep reporting here from the decoding thread; it starts empty each time.
     decoded_ = std::make_unique<ingest::IngestReport>("xray", options_.input.string());
@@ -87,7 +77,9 @@ Status XraySource::start(const CaptureContext& ctx) {
     // Every capture reads the log from the start: it may have been rewritten since. What open()
     // read is kept when no capture has read it yet and the file is still the same one (a
     // large log's index and mapping cost several ms, before the decoding thread can start).
-    const bool same = reader_ && unread_ && loaded_ && stamp(options_.input) == loaded_;
+    // (The mapping's identity tells the file apart from the same path rewritten.)
+    const auto now = MappedInput::identify(options_.input);
+    const bool same = reader_ && unread_ && now && *now == input_.identity();
     if (!same) {
         if (Status st = load(); !st) return st;
     }

@@ -12,7 +12,6 @@
 // takes what it had decoded and closes the calls left open at the last event's time.
 #pragma once
 
-#include <array>
 #include <atomic>
 #include <filesystem>
 #include <memory>
@@ -61,9 +60,6 @@ class XraySource final : public ingest::IngestSource {
     };
 
     explicit XraySource(ingest::IngestOptions options) : options_(std::move(options)) {}
-    // What tells a log file apart from the same path rewritten: device, inode, size, mtime.
-    using FileStamp = std::array<std::int64_t, 5>;
-    static std::optional<FileStamp> stamp(const std::filesystem::path& path);
     // Maps the log afresh and reads its header and index into a fresh report.
     Status load();
     // The decoding thread's loop, and one batch of it (true when the log is done).
@@ -80,8 +76,7 @@ class XraySource final : public ingest::IngestSource {
     std::unique_ptr<ingest::IngestReport> report_;
     MappedInput input_;
     std::unique_ptr<XrayReader> reader_;
-    std::optional<FileStamp> loaded_;  // the file reader_ was made from, when known
-    bool unread_ = false;              // no capture has read reader_ yet
+    bool unread_ = false;  // no capture has read reader_ yet
     std::optional<model::Nanos> origin_;
     std::unique_ptr<SpanMapper> mapper_;
     CallRateCounters rates_;

@@ -45,7 +45,7 @@ Result<MappedFile> MappedFile::open(const std::filesystem::path& path, Access ac
     m.identity_ = identity_of(st);
     const auto size = static_cast<std::size_t>(st.st_size);
     if (size == 0) return m;
-    void* p = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE, fd.get(), 0);
+    void* p = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE | (access == Access::Scattered ? MAP_POPULATE : 0), fd.get(), 0);
     if (p == MAP_FAILED) return os_error("cannot map", path);
     ::madvise(p, size, access == Access::Sequential ? MADV_SEQUENTIAL : MADV_WILLNEED);
     m.data_ = static_cast<const std::uint8_t*>(p);

@@ -44,10 +44,14 @@ Status CaptureEngine::start() {
 void CaptureEngine::poll_one(std::size_t index, model::Nanos now) {
     Running& r = running_[index];
     const collectors::PollResult res = r.source->poll(now, scratch_);
-    events_ += scratch_.size();
+    count(scratch_);
     r.finished = res.finished;
     r.next_due = now + r.period;
     merger_.push(index, scratch_, res.watermark, res.finished);
+}
+
+void CaptureEngine::count(const std::vector<model::Event>& events) {
+    for (const auto& e : events) events_ += model::event_count(e);
 }
 
 void CaptureEngine::poll_due(model::Nanos now) {
@@ -76,7 +80,7 @@ void CaptureEngine::finish(model::Nanos now) {
         // Poll once more so the last interval is sampled, then let the source close out.
         poll_one(i, now);
         r.source->stop(now, scratch_);
-        events_ += scratch_.size();
+        count(scratch_);
         merger_.push(i, scratch_, now, true);
         r.finished = true;
     }

@@ -65,6 +65,7 @@ private:
         bool finished = false;
     };
     void poll_one(std::size_t index, model::Nanos now);
+    void count(const std::vector<model::Event>& events);  // a SpanRun counts its annotations
 
     CapturePlan plan_;
     CaptureSink& sink_;

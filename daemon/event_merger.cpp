@@ -64,6 +64,29 @@ bool EventMerger::next_run(model::Nanos limit, Run& run) const {
     return true;
 }
 
+std::size_t EventMerger::span_prefix(const model::SpanRun& spans, const Run& run) {
+    if (spans.pending() <= 1) return spans.pending();
+    const auto begin = spans.items.begin() + static_cast<std::ptrdiff_t>(spans.first);
+    // Items are in time order: the first one past the run's bounds ends the prefix. The first
+    // item is the queue's head, which next_run() chose, so it always goes.
+    const auto stop = std::partition_point(begin + 1, spans.items.end(),
+                                           [&run](const model::SpanItem& i) {
+                                               return i.ts < run.before && i.ts <= run.upto;
+                                           });
+    return static_cast<std::size_t>(stop - begin);
+}
+
+model::Event EventMerger::take_front(model::SpanRun& spans, std::size_t n) {
+    model::SpanRun front;
+    front.items.reserve(n);
+    for (std::size_t k = 0; k < n; ++k) {
+        const model::SpanItem& i = spans.items[spans.first + k];
+        front.add(i.ts, i.core, i.tid, i.channel, spans.text(i));
+    }
+    spans.advance(n);
+    return model::Event(std::move(front));
+}
+
 void EventMerger::drop_released() {
     for (auto& q : queues_) {
         if (q.empty() && q.head > 0) {  // keep the capacity, drop the moved-from events

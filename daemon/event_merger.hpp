@@ -7,6 +7,8 @@
 // Why batches: ingesters hand over tens of thousands of events per poll and a converter moves
 // millions per second, so a source's batch is taken over whole (a vector swap, no per-event
 // move) and the head of the front-most source is emitted as a run up to the next source's head.
+// A SpanRun (many annotations in one event) is emitted whole when it ends before the next
+// source's head, else split there: its front part is emitted and the rest waits its turn.
 #pragma once
 
 #include <cstddef>
@@ -33,7 +35,16 @@ public:
         while (next_run(limit, run)) {
             Queue& q = queues_[run.queue];
             do {
-                emit(q.events[q.head]);
+                model::Event& e = q.events[q.head];
+                if (auto* spans = std::get_if<model::SpanRun>(&e)) {
+                    // A run may reach past another source's head: only its front goes now.
+                    if (std::size_t n = span_prefix(*spans, run); n < spans->pending()) {
+                        model::Event front = take_front(*spans, n);
+                        emit(front);
+                        break;
+                    }
+                }
+                emit(e);
                 ++q.head;
             } while (!q.empty() && q.front_ts() < run.before && q.front_ts() <= run.upto);
         }
@@ -50,6 +61,10 @@ private:
         model::Nanos upto = 0;
     };
     [[nodiscard]] model::Nanos release_limit(bool everything) const;
+    // How many of a SpanRun's pending items (at least its first) the run may emit.
+    static std::size_t span_prefix(const model::SpanRun& spans, const Run& run);
+    // The first `n` pending items as a SpanRun of their own; `spans` keeps the rest.
+    static model::Event take_front(model::SpanRun& spans, std::size_t n);
     bool next_run(model::Nanos limit, Run& run) const;
     void drop_released();
 

@@ -8,6 +8,10 @@ namespace apcgate::collectors::xray {
 
 namespace {
 
+// Bytes of text a SpanRun reserves per annotation: half are empty (a span's end), names are
+// mostly short.
+constexpr std::size_t kTextReserve = 12;
+
 Stat entry_stat(CallKind k) {
     return k == CallKind::EnterArgs ? Stat::FunctionEnterArgs : Stat::FunctionEnter;
 }
@@ -51,7 +55,14 @@ void SpanMapper::event(model::Nanos ts, std::uint32_t thread, const ThreadInfo& 
                 stats_.skipped(entry_stat(e.kind));
                 if (depth >= kMaxStack) return;
             } else {
-                open(ts, info, s, depth, call_text(names_.name(e.function), args), out);
+                // Most calls log no arguments: their text is the name as it is.
+                const std::string_view fn = names_.name(e.function);
+                if (args.empty()) {
+                    open(ts, info, s, depth, fn, out);
+                } else {
+                    text_ = call_text(fn, args);
+                    open(ts, info, s, depth, text_, out);
+                }
                 stats_.mapped(entry_stat(e.kind));
                 if (!args.empty()) stats_.mapped(Stat::CallArgument, args.size());
             }
@@ -79,7 +90,7 @@ void SpanMapper::close_top(model::Nanos ts, const ThreadInfo& info, ThreadState&
     const std::size_t depth = s.stack.size();
     if (depth >= kMaxDepth) return;
     if (depth < s.channels.size() && s.channels[depth] >= 0) {
-        emit(ts, s.core, info.tid, s.channels[depth], std::string(), out);
+        emit(ts, s.core, info.tid, s.channels[depth], {}, out);
     } else {
         spans_.close(ts, s.core, info.tid, static_cast<int>(depth), out);
     }
@@ -89,12 +100,12 @@ void SpanMapper::close_top(model::Nanos ts, const ThreadInfo& info, ThreadState&
 // span on, the id is kept here by depth and the annotations are made directly, which spares a
 // map lookup and two string moves per call (most of the mapping's cost in a large log).
 void SpanMapper::open(model::Nanos ts, const ThreadInfo& info, ThreadState& s, std::size_t depth,
-                      std::string text, std::vector<model::Event>& out) {
+                      std::string_view text, std::vector<model::Event>& out) {
     if (depth < s.channels.size() && s.channels[depth] >= 0 && !text.empty()) {
-        emit(ts, s.core, info.tid, s.channels[depth], std::move(text), out);
+        emit(ts, s.core, info.tid, s.channels[depth], text, out);
         return;
     }
-    spans_.open(ts, s.core, info.tid, static_cast<int>(depth), std::move(text), out);
+    spans_.open(ts, s.core, info.tid, static_cast<int>(depth), std::string(text), out);
     if (depth >= s.channels.size()) s.channels.resize(depth + 1, -1);
     s.channels[depth] = channel_of(out.back());
 }
@@ -106,8 +117,8 @@ void SpanMapper::note(model::Nanos ts, const ThreadInfo& info, ThreadState& s, s
         s.events_channel = channel_of(out.back());
         return;
     }
-    emit(ts, s.core, info.tid, s.events_channel, std::move(text), out);
-    emit(ts, s.core, info.tid, s.events_channel, std::string(), out);
+    emit(ts, s.core, info.tid, s.events_channel, text, out);
+    emit(ts, s.core, info.tid, s.events_channel, {}, out);
 }
 
 std::int32_t SpanMapper::channel_of(const model::Event& just_made) {
@@ -115,16 +126,15 @@ std::int32_t SpanMapper::channel_of(const model::Event& just_made) {
     return std::get<model::StringAnnotation>(a.body).channel;
 }
 
-void SpanMapper::emit(model::Nanos ts, std::int32_t core, std::int32_t tid, std::int32_t channel,
-                      std::string&& text, std::vector<model::Event>& out) {
-    // Built in place and filled in: the text is moved once on its way into the event.
-    auto& a = std::get<model::Annotation>(out.emplace_back(std::in_place_type<model::Annotation>));
-    a.ts = ts;
-    a.core = core;
-    a.tid = tid;
-    auto& body = a.body.emplace<model::StringAnnotation>();
-    body.channel = channel;
-    body.text = std::move(text);
+// Spans go into the SpanRun at the end of `out`, or a new one when another event was made last
+// (a channel's first span, a thread's name, a counter sample): one event per stretch of calls,
+// the texts copied once, into the run.
+model::SpanRun& SpanMapper::new_run(std::vector<model::Event>& out) {
+    auto& run = std::get<model::SpanRun>(out.emplace_back(std::in_place_type<model::SpanRun>));
+    const std::size_t room = budget_ > 0 ? budget_ : kRunReserve;
+    run.items.reserve(room);
+    run.texts.reserve(room * kTextReserve);
+    return run;
 }
 
 void SpanMapper::exit(model::Nanos ts, const ThreadInfo& info, ThreadState& s, const CallEvent& e,

@@ -2,7 +2,8 @@
 // annotation group named after it ("<program> pid P tid T"), each call depth a channel; an
 // entry opens a span whose text is the function name and its arguments on its depth's channel,
 // and the matching exit or tail exit closes it with an empty annotation on the same channel.
-// Custom and typed events are notes on the thread's "events" channel.
+// Custom and typed events are notes on the thread's "events" channel. The span annotations go
+// out as model::SpanRun events (many annotations in one), everything else as its own event.
 //
 // Matching is by function id against the thread's stack of open calls, never by guessing:
 //   - an exit whose function is not among the top kSearchDepth open calls began before the
@@ -18,6 +19,7 @@
 #include <cstdint>
 #include <span>
 #include <string>
+#include <string_view>
 #include <vector>
 
 #include "collectors/ingest/span_channels.hpp"
@@ -33,6 +35,8 @@ class SpanMapper {
     static constexpr std::size_t kMaxDepth = 128;
     static constexpr std::size_t kMaxStack = 65536;
     static constexpr std::size_t kSearchDepth = 64;
+    // Room a new SpanRun starts with when no budget was given (it grows when needed).
+    static constexpr std::size_t kRunReserve = 4096;
 
     // `program` names the process in thread labels ("" when unknown).
     SpanMapper(FunctionNames& names, Stats& stats, std::string program, std::string image)
@@ -47,6 +51,10 @@ class SpanMapper {
                     std::vector<model::Event>& out);
 
     static std::string thread_label(const std::string& program, const ThreadInfo& info);
+
+    // About how many annotations the caller will map before it hands `out` over: each new
+    // SpanRun reserves what is left of it, so a run never grows by copying itself.
+    void budget(std::size_t annotations) { budget_ = annotations; }
 
   private:
     struct ThreadState {
@@ -63,12 +71,20 @@ class SpanMapper {
     void name(model::Nanos ts, const ThreadInfo& info, ThreadState& s,
               std::vector<model::Event>& out);
     void open(model::Nanos ts, const ThreadInfo& info, ThreadState& s, std::size_t depth,
-              std::string text, std::vector<model::Event>& out);
+              std::string_view text, std::vector<model::Event>& out);
     void note(model::Nanos ts, const ThreadInfo& info, ThreadState& s, std::string text,
               std::vector<model::Event>& out);
     static std::int32_t channel_of(const model::Event& just_made);
-    static void emit(model::Nanos ts, std::int32_t core, std::int32_t tid, std::int32_t channel,
-                     std::string&& text, std::vector<model::Event>& out);
+    // Appends a span annotation to the SpanRun at the end of `out` (inline: every call goes
+    // through here twice).
+    void emit(model::Nanos ts, std::int32_t core, std::int32_t tid, std::int32_t channel,
+              std::string_view text, std::vector<model::Event>& out) {
+        model::SpanRun* run = out.empty() ? nullptr : std::get_if<model::SpanRun>(&out.back());
+        if (run == nullptr || !run->fits(text.size())) run = &new_run(out);
+        run->add(ts, core, tid, channel, text);
+        if (budget_ > 1) --budget_;
+    }
+    model::SpanRun& new_run(std::vector<model::Event>& out);
     void close_top(model::Nanos ts, const ThreadInfo& info, ThreadState& s,
                    std::vector<model::Event>& out);
     void exit(model::Nanos ts, const ThreadInfo& info, ThreadState& s, const CallEvent& e,
@@ -80,6 +96,8 @@ class SpanMapper {
     std::string image_;
     ingest::SpanChannels spans_;
     std::vector<ThreadState> threads_;
+    std::string text_;  // a call's text with its arguments
+    std::size_t budget_ = 0;
 };
 
 }  // namespace apcgate::collectors::xray

@@ -126,6 +126,7 @@ void XraySource::decode() {
 bool XraySource::map_batch(std::vector<model::Event>& out) {
     std::uint32_t thread = 0;
     const CallEvent* e = nullptr;
+    mapper_->budget(kEventsPerBatch + kBatchSlack);
     for (std::size_t n = 0; n < kEventsPerBatch; ++n) {
         const auto step = reader_->next(thread, e);
         if (step == XrayReader::Step::Done) {

@@ -9,6 +9,22 @@ namespace apcgate::apc {
 using detail::MessageBuf;
 using detail::OpenFrame;
 
+namespace {
+// model::Event's index of model::Annotation.
+template <typename T, typename V>
+struct IndexOf;
+template <typename T, typename... Ts>
+struct IndexOf<T, std::variant<Ts...>> {
+    static constexpr std::size_t value = [] {
+        std::size_t i = 0;
+        ((std::is_same_v<T, Ts> ? false : (++i, true)) && ...);
+        return i;
+    }();
+};
+constexpr std::size_t kAnnotationIndex = IndexOf<model::Annotation, model::Event>::value;
+static_assert(kAnnotationIndex == 12);
+}  // namespace
+
 Encoder::Impl::Impl(Encoder& e)
     : enc(&e), cap(std::max(e.options_.max_frame_bytes, kMinFrameBytes)) {}
 
@@ -116,6 +132,12 @@ void Encoder::add(const model::Event& event) {
     assert(summary_sent_ && "Encoder::add() before Encoder::summary()");
     if (!summary_sent_) summary(SummaryInfo{});
     impl_->enc = this;
+    if (const auto* run = std::get_if<model::SpanRun>(&event)) {
+        // Its items are Annotate messages: counted as the Annotation events they stand for.
+        impl_->add(*run);
+        stats_.messages[kAnnotationIndex] += run->pending();
+        return;
+    }
     if (std::visit([this](const auto& e) { return impl_->add(e); }, event))
         ++stats_.messages[event.index()];
 }

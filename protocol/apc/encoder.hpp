@@ -62,7 +62,8 @@ struct EncoderOptions {
     std::size_t max_frame_bytes = 256 * 1024;  // body size cap for every frame
 };
 
-// Counts per model event kind (index = Event::index()) plus what was changed to fit the rules.
+// Counts per model event kind (index = Event::index(); a SpanRun's items count as the Annotation
+// events they stand for) plus what was changed to fit the rules.
 struct EncoderStats {
     std::array<std::uint64_t, std::variant_size_v<model::Event>> messages{};
     std::uint64_t frames = 0;

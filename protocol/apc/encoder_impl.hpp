@@ -1,6 +1,7 @@
 // The encoder's private state and per-message writers, split over encoder.cpp (frames, summary,
 // dispatch), encode_messages.cpp (fixed and name messages), encode_counters.cpp (Counter and
-// Block Counter) and encode_payloads.cpp (Annotate and External splitting).
+// Block Counter), encode_payloads.cpp (Annotate and External splitting) and encode_spans.cpp
+// (SpanRun).
 #pragma once
 
 #include <array>
@@ -65,6 +66,7 @@ struct Encoder::Impl {
     bool add(const model::Annotation& e);
     bool add(const model::ExternalData& e);
     bool add(const model::ExternalDisconnect& e);
+    bool add(const model::SpanRun& e);  // encode_spans.cpp
     bool add_block(const model::CounterSample& s);
 
     // Re-bound by every public Encoder call, so a moved Encoder never leaves it dangling.

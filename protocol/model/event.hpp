@@ -7,11 +7,14 @@
 // time they became known, which orders them before the events that use them.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string>
 #include <variant>
 #include <vector>
+
+#include "protocol/model/span_run.hpp"
 
 namespace apcgate::model {
 
@@ -180,6 +183,8 @@ struct Annotation {
     AnnotationBody body;
 };
 
+// SpanRun (span_run.hpp) is many StringAnnotation events in one.
+
 // ---- External frame -----------------------------------------------------------------------
 // Bytes of one external source (an annotation connection), forwarded unchanged and in order.
 struct ExternalData {
@@ -195,7 +200,7 @@ struct ExternalDisconnect {
 
 using Event = std::variant<CoreName, CookieName, ThreadName, ProcComm, Backtrace, CounterSample,
                            SchedSwitch, SchedThreadExit, ActivityLink, ActivitySwitch, TaskExit,
-                           Idle, Annotation, ExternalData, ExternalDisconnect>;
+                           Idle, Annotation, ExternalData, ExternalDisconnect, SpanRun>;
 
 inline Nanos timestamp_of(const Event& e) {
     // Annotations are most of a converted trace's events, and the merger asks every event's
@@ -203,5 +208,15 @@ inline Nanos timestamp_of(const Event& e) {
     if (const auto* a = std::get_if<Annotation>(&e)) return a->ts;
     return std::visit([](const auto& v) { return v.ts; }, e);
 }
+
+// How many annotations/messages an event stands for (a SpanRun: its pending items).
+inline std::size_t event_count(const Event& e) {
+    if (const auto* r = std::get_if<SpanRun>(&e)) return r->pending();
+    return 1;
+}
+
+// Replaces every SpanRun in `events` by the Annotation events it stands for (for readers that
+// want one annotation per event, e.g. tests).
+void expand_span_runs(std::vector<Event>& events);
 
 }  // namespace apcgate::model

@@ -2,6 +2,8 @@
 
 #include <gtest/gtest.h>
 
+#include <string>
+
 namespace apcgate::daemon {
 namespace {
 
@@ -45,6 +47,52 @@ TEST(EventMerger, EverythingDrainsAtTheEnd) {
     m.push(0, a, 7, false);
     EXPECT_TRUE(drain(m).empty());
     EXPECT_EQ(drain(m, true).size(), 1U);
+}
+
+
+// A SpanRun that reaches past another source's head is split there: its front goes first, the
+// rest after the other source's event, and nothing is lost or reordered.
+TEST(EventMerger, SplitsASpanRunAtAnotherSourcesHead) {
+    EventMerger m(2);
+    model::SpanRun run;
+    for (model::Nanos ts : {10, 20, 30, 40, 50}) run.add(ts, 0, 1, 2, "t" + std::to_string(ts));
+    std::vector<model::Event> a;
+    a.emplace_back(std::move(run));
+    std::vector<model::Event> b{idle(30, 7), idle(45, 8)};
+    m.push(1, b, 100, true);
+    m.push(0, a, 100, true);
+    std::vector<std::string> order;
+    m.release([&](model::Event& e) {
+        if (auto* r = std::get_if<model::SpanRun>(&e)) {
+            for (std::size_t k = r->first; k < r->items.size(); ++k)
+                order.push_back(std::string(r->text(r->items[k])));
+            order.emplace_back("|");  // where one emitted event ends
+        } else {
+            order.push_back("idle" + std::to_string(model::timestamp_of(e)));
+        }
+    });
+    // Ties keep source order: the run (source 0) goes before source 1's event at 30.
+    EXPECT_EQ(order, (std::vector<std::string>{"t10", "t20", "t30", "|", "idle30", "t40", "|",
+                                               "idle45", "t50", "|"}));
+    EXPECT_EQ(m.pending(), 0U);
+}
+
+TEST(EventMerger, ASpanRunInsideTheWatermarkGoesWhole) {
+    EventMerger m(2);
+    model::SpanRun run;
+    run.add(5, 0, 1, 2, "a");
+    run.add(6, 0, 1, 2, "");
+    std::vector<model::Event> a;
+    a.emplace_back(std::move(run));
+    m.push(0, a, 6, false);
+    std::vector<model::Event> b{idle(9, 1)};
+    m.push(1, b, 9, false);
+    std::size_t runs = 0, items = 0;
+    m.release([&](model::Event& e) {
+        if (auto* r = std::get_if<model::SpanRun>(&e)) ++runs, items += r->pending();
+    });
+    EXPECT_EQ(runs, 1U);
+    EXPECT_EQ(items, 2U);
 }
 
 }  // namespace

@@ -24,12 +24,18 @@ class Recorder {
         mapper.event(ts, 0, info, e, args, {}, out);
     }
     void end(model::Nanos ts) { mapper.thread_end(ts, 0, info, out); }
+    // One event per annotation (the mapper hands spans over as SpanRuns).
+    [[nodiscard]] std::vector<model::Event> events() const {
+        std::vector<model::Event> e = out;
+        model::expand_span_runs(e);
+        return e;
+    }
 
     // Channel ids to depths, from the Create Channel annotations.
     std::vector<std::string> spans() const {
         std::map<std::int32_t, std::string> channel_names;
         std::vector<std::string> s;
-        for (const auto& ev : out) {
+        for (const auto& ev : events()) {
             const auto* a = std::get_if<model::Annotation>(&ev);
             if (a == nullptr) continue;
             if (const auto* c = std::get_if<model::ChannelName>(&a->body))
@@ -67,11 +73,38 @@ TEST(SpanMapper, NestedCallsOpenAndCloseOnTheirDepthChannels) {
     EXPECT_EQ(r.stats.mapped_count(Stat::FunctionEnter), 1U);
     EXPECT_EQ(r.stats.mapped_count(Stat::FunctionEnterArgs), 1U);
     EXPECT_EQ(r.stats.mapped_count(Stat::FunctionTailExit), 1U);
-    for (const auto& ev : r.out) {
+    for (const auto& ev : r.events()) {
         if (const auto* a = std::get_if<model::Annotation>(&ev)) {
             EXPECT_EQ(a->tid, 77);
         }
     }
+}
+
+// From a channel's first span on, its spans travel in SpanRuns: one event for a stretch of
+// calls, with the same annotations in the same order.
+TEST(SpanMapper, CallsOnKnownChannelsShareOneSpanRun) {
+    Recorder r;
+    r.call(CallKind::Enter, 1, 10);
+    r.call(CallKind::Exit, 1, 11);  // depth 0's channel was named by the entry: a run starts
+    const std::size_t before = r.out.size();
+    ASSERT_TRUE(std::holds_alternative<model::SpanRun>(r.out.back()));
+    for (int i = 0; i < 100; ++i) {
+        r.call(CallKind::Enter, 1, 20 + 2 * i);
+        r.call(CallKind::Exit, 1, 21 + 2 * i);
+    }
+    ASSERT_EQ(r.out.size(), before);
+    const auto& run = std::get<model::SpanRun>(r.out.back());
+    ASSERT_EQ(run.pending(), 201U);
+    EXPECT_EQ(run.text(run.items[0]), "");
+    EXPECT_EQ(run.items[0].ts, 11);
+    EXPECT_EQ(run.text(run.items[1]), "fn#1");
+    EXPECT_EQ(run.items[1].ts, 20);
+    EXPECT_EQ(run.items[1].tid, 77);
+    EXPECT_EQ(run.items[1].core, 2);
+    EXPECT_EQ(run.text(run.items[200]), "");
+    EXPECT_EQ(run.items[200].ts, 219);
+    EXPECT_EQ(run.items[1].channel, run.items[200].channel);
+    EXPECT_EQ(r.spans().size(), 202U);
 }
 
 TEST(SpanMapper, ExitsWithoutEntriesAreCountedNotShown) {
@@ -85,7 +118,8 @@ TEST(SpanMapper, ExitsWithoutEntriesAreCountedNotShown) {
     EXPECT_EQ(r.stats.read_count(Stat::ExitWithoutEntry), 2U);
     EXPECT_EQ(r.stats.skipped_count(Stat::FunctionExit), 2U);
     // The span ends at fn#1's own exit, not at the stray exit of fn#9 before it.
-    const auto& close = std::get<model::Annotation>(r.out.back());
+    const auto all = r.events();
+    const auto& close = std::get<model::Annotation>(all.back());
     EXPECT_TRUE(std::get<model::StringAnnotation>(close.body).text.empty());
     EXPECT_EQ(close.ts, 40);
 }
@@ -104,7 +138,7 @@ TEST(SpanMapper, AnExitBelowTheTopClosesTheCallsAboveItAndTheEndClosesTheRest) {
     EXPECT_EQ(r.spans(), want);
     EXPECT_EQ(r.stats.read_count(Stat::EntryWithoutExit), 3U);
     model::Nanos last = 0;
-    for (const auto& ev : r.out) {
+    for (const auto& ev : r.events()) {
         EXPECT_GE(model::timestamp_of(ev), last);
         last = model::timestamp_of(ev);
     }

@@ -1,0 +1,24 @@
+#include "protocol/model/event.hpp"
+
+namespace apcgate::model {
+
+void expand_span_runs(std::vector<Event>& events) {
+    std::vector<Event> out;
+    out.reserve(events.size());
+    for (auto& e : events) {
+        auto* run = std::get_if<SpanRun>(&e);
+        if (run == nullptr) {
+            out.push_back(std::move(e));
+            continue;
+        }
+        for (std::size_t k = run->first; k < run->items.size(); ++k) {
+            const SpanItem& i = run->items[k];
+            out.emplace_back(Annotation{i.ts, i.core, i.tid,
+                                        StringAnnotation{i.channel, std::nullopt,
+                                                         std::string(run->text(i))}});
+        }
+    }
+    events = std::move(out);
+}
+
+}  // namespace apcgate::model

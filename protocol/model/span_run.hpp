@@ -1,0 +1,60 @@
+// Channel string annotations in bulk: what a run of Annotation events with StringAnnotation
+// bodies (no colour) says, as one event. Converters turn millions of calls into spans — one
+// annotation opens a span, an empty one on the same channel closes it — and as separate events
+// each would carry its own heap string through the merger and the encoder, which then costs more
+// than decoding the trace. A run keeps the items in one vector and their texts back to back in
+// one string, and the encoder writes exactly the bytes the equivalent Annotation events give.
+//
+// Items are in non-decreasing time order. `first` marks where the pending part starts: the
+// merger emits a run's front part when another source's events fall inside it, and keeps the
+// rest. `ts` is always items[first].ts (every event kind has `ts`; the merger orders by it).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace apcgate::model {
+
+struct SpanItem {
+    std::int64_t ts = 0;
+    std::uint32_t text_offset = 0;  // in SpanRun::texts
+    std::uint32_t text_size = 0;    // 0: the empty text that ends the channel's span
+    std::int32_t core = 0;
+    std::int32_t tid = 0;
+    std::int32_t channel = 0;
+};
+
+struct SpanRun {
+    std::int64_t ts = 0;  // items[first].ts, or 0 while empty
+    std::vector<SpanItem> items;
+    std::string texts;
+    std::size_t first = 0;
+
+    [[nodiscard]] bool empty() const { return first == items.size(); }
+    [[nodiscard]] std::size_t pending() const { return items.size() - first; }
+    [[nodiscard]] std::string_view text(const SpanItem& i) const {
+        return std::string_view(texts).substr(i.text_offset, i.text_size);
+    }
+    // Appends one annotation (texts longer than 4 GiB in total start a new run first: the caller
+    // checks fits()).
+    void add(std::int64_t t, std::int32_t core, std::int32_t tid, std::int32_t channel,
+             std::string_view text) {
+        if (items.size() == first) ts = t;
+        items.push_back(SpanItem{t, static_cast<std::uint32_t>(texts.size()),
+                                 static_cast<std::uint32_t>(text.size()), core, tid, channel});
+        texts.append(text);
+    }
+    [[nodiscard]] bool fits(std::size_t text_bytes) const {
+        return texts.size() + text_bytes < UINT32_MAX;
+    }
+    // Marks the first `n` pending items emitted.
+    void advance(std::size_t n) {
+        first += n;
+        ts = first < items.size() ? items[first].ts : ts;
+    }
+};
+
+}  // namespace apcgate::model

@@ -69,9 +69,7 @@ Result<FunctionNames> FunctionNames::load(const std::filesystem::path& binary) {
     return names;
 }
 
-std::string_view FunctionNames::name(std::uint32_t function) {
-    if (function >= 1 && function <= names_.size() && !names_[function - 1].empty())
-        return names_[function - 1];
+std::string_view FunctionNames::label(std::uint32_t function) {
     // Ids without a name are cached too: ids are small and dense in real logs, and a hostile
     // log cannot push the cache past its bounds.
     if (function < kMaxCachedUnnamed) {

@@ -20,13 +20,20 @@ class FunctionNames {
     static Result<FunctionNames> load(const std::filesystem::path& binary);
 
     // Valid until the next call for an id without a name.
-    std::string_view name(std::uint32_t function);
+    std::string_view name(std::uint32_t function) {
+        // Inline for the named ids (every call's entry asks); the rest makes labels.
+        if (function >= 1 && function <= names_.size() && !names_[function - 1].empty())
+            return names_[function - 1];
+        return label(function);
+    }
     [[nodiscard]] std::size_t size() const { return names_.size(); }  // ids the map has
 
     // Demangles an Itanium C++ name; anything else comes back as it is.
     static std::string demangle(const std::string& mangled);
 
   private:
+    std::string_view label(std::uint32_t function);  // "fn#ID"
+
     static constexpr std::uint32_t kMaxCachedUnnamed = 65536;
 
     std::vector<std::string> names_;    // element 0 is id 1; "" when no symbol matched

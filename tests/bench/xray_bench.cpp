@@ -196,7 +196,7 @@ void run_source(benchmark::State& state, bool encode) {
         events = 0;
         for (;;) {
             const PollResult r = (*source)->poll(0, out);
-            events += out.size();
+            for (const auto& e : out) events += model::event_count(e);  // annotations, not runs
             if (encode) {
                 for (auto& e : out) encoder.add(e);
                 encoder.flush();

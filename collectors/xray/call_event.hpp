@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <limits>
 #include <memory>
 #include <span>
 #include <vector>
@@ -35,6 +36,10 @@ struct CallEvent {
     std::uint16_t cpu;
     CallKind kind;
 };
+
+// No event is stamped this late (TscClock saturates far below): the time of the end marker a
+// thread's batch carries after its last event, so a merge can read one past the end unchecked.
+inline constexpr model::Nanos kEndNs = std::numeric_limits<model::Nanos>::max();
 
 // A thread's next events, decoded ahead in one go so the decode loops stay tight: a buffer that
 // grows but is never cleared element by element (std::vector's push_back and value

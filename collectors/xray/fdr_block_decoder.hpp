@@ -1,9 +1,11 @@
 // Reads one FDR buffer into CallEvents, a batch at a time: the tokenizer frames each record, the
 // verifier rules on it, the record is decoded into its type and the thread's expander turns it
 // into events. Runs of function records (most of a log) take a shortcut through the same
-// steps without the per-record dispatch. A framing error (a partial record at the end of the
-// buffer, as LLVM 14 writes after typed events, or an unknown record kind) is reported and ends
-// this buffer; everything before it is kept and the next buffer is read normally.
+// steps without the per-record dispatch, and so do whole CallArgument records after an entry and
+// version 5 custom events (which break those runs every few tens of records in a real log). A
+// framing error (a partial record at the end of the buffer, as LLVM 14 writes after typed events,
+// or an unknown record kind) is reported and ends this buffer; everything before it is kept and the
+// next buffer is read normally.
 #pragma once
 
 #include <span>
@@ -31,7 +33,9 @@ class FdrBlockDecoder {
 
   private:
     void function_run(CallBatch& out, std::size_t max);
-    bool one_record(CallBatch& out);  // false when the buffer ended
+    bool argument(CallBatch& out);      // false when the next record is no plain CallArgument
+    bool custom_event(CallBatch& out);  // false when it is no plain version 5 custom event
+    bool one_record(CallBatch& out);    // false when the buffer ended
     [[nodiscard]] bool next_is_argument() const;
     void use(const FdrToken& t, const FunctionRecord& f, CallBatch& out);
 

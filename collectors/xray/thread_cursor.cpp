@@ -36,6 +36,9 @@ bool ThreadCursor::refill() {
         }
     }
     capacity_ = std::min(capacity_ * 2, kMaxBatch);
+    // An end marker after the events (not counted in the batch): the merger reads the time of
+    // the event after the one it takes without a bounds check, and stops at this one.
+    batch_.tail(1)->ns = kEndNs;
     return true;
 }
 

@@ -49,6 +49,12 @@ class ThreadCursor {
         return refill() ? &batch_[head_] : nullptr;
     }
     void pop() { ++head_; }
+    // The events decoded and not yet taken (empty when a refill is due; peek() does it). They
+    // stay where they are until the next refill, so a merger may hand out pointers to them.
+    [[nodiscard]] const CallEvent* ready_begin() { return batch_.begin() + head_; }
+    [[nodiscard]] const CallEvent* ready_end() { return batch_.end(); }
+    // Takes the ready events up to `p` (a position within them).
+    void take_until(const CallEvent* p) { head_ = static_cast<std::size_t>(p - batch_.begin()); }
     [[nodiscard]] std::span<const std::uint64_t> args(const CallEvent& e) const {
         return batch_.args_of(e);
     }

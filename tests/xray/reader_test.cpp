@@ -182,6 +182,35 @@ TEST(XrayReader, RecordsOutOfPlaceAreReportedAndSkipped) {
     EXPECT_TRUE(has_problem(e, "function-enter", 32 + 32, "before any NewCPUId")) << problems(e);
 }
 
+// The decoder's shortcuts for CallArgument and version 5 custom events must rule as the verifier
+// does: an argument after a custom event is not after an entry, and an event before any
+// NewCPUId has no time base.
+TEST(XrayReader, CustomEventsEndAnEntrysArgumentsAndNeedATimeBase) {
+    FdrBuilder b(5);
+    b.begin_buffer(1, 9, 0, 100).enter(1, 1).argument(6).custom("hi", 2).argument(7).exit(1, 1);
+    b.end_buffer();
+    const Decoded d = decode(b.bytes());
+    const auto& recs = only_thread(d);
+    ASSERT_EQ(recs.size(), 3U) << problems(d);
+    EXPECT_EQ(recs[0].args, std::vector<std::uint64_t>{6});
+    EXPECT_EQ(recs[1].kind, "custom-event");
+    EXPECT_EQ(recs[1].tsc, 103U);
+    EXPECT_EQ(recs[1].data, "hi");
+    const std::uint64_t arg_at = 32 + 16 + 64 + 8 + 16 + 16 + 2;
+    EXPECT_TRUE(has_problem(d, "CallArgument", arg_at, "not after a function entry"))
+        << problems(d);
+    EXPECT_EQ(d.report->kinds().at("CallArgument").read, 2U);
+    EXPECT_EQ(d.report->kinds().at("CallArgument").skipped, 1U);
+    EXPECT_EQ(d.report->kinds().at("CustomEvent").read, 1U);
+
+    FdrBuilder early(5);
+    early.metadata(0, {1}).custom("x", 1).new_cpu(0, 50).custom("y", 1).end_buffer();
+    const Decoded e = decode(early.bytes());
+    ASSERT_EQ(e.records, 1U) << problems(e);
+    EXPECT_TRUE(has_problem(e, "CustomEvent", 32 + 32, "before any NewCPUId")) << problems(e);
+    EXPECT_EQ(e.report->kinds().at("CustomEvent").skipped, 1U);
+}
+
 TEST(XrayReader, VersionOneBuffersAreStridedAndEndAtEndOfBuffer) {
     FdrBuilder b(1, E::Little, BitOrder::LsbFirst, 1'000'000'000, 256);
     b.begin_buffer(5, 0, 0, 10).enter(1, 1).exit(1, 1).end_of_buffer().end_buffer();

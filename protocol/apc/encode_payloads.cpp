@@ -51,8 +51,8 @@ bool Encoder::Impl::add(const model::Annotation& e) {
         std::size_t chunk = left;
         if (used + packed_size(static_cast<std::int64_t>(left)) + left > cap) {
             // The size prefix of a smaller chunk is no longer than that of the whole rest.
-            const std::size_t prefix = packed_size(static_cast<std::int64_t>(left));
-            const std::size_t room = cap > used + prefix ? cap - used - prefix : 0;
+            const std::size_t rest_prefix = packed_size(static_cast<std::int64_t>(left));
+            const std::size_t room = cap > used + rest_prefix ? cap - used - rest_prefix : 0;
             if (room < std::min(left, kMinFragment) && !f.empty()) {
                 send(f);
                 continue;

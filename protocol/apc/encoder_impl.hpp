@@ -67,6 +67,9 @@ struct Encoder::Impl {
     bool add(const model::ExternalData& e);
     bool add(const model::ExternalDisconnect& e);
     bool add(const model::SpanRun& e);  // encode_spans.cpp
+    const model::SpanItem* write_spans(const model::SpanRun& run, const model::SpanItem* item,
+                                       const model::SpanItem* end, std::uint8_t*& p,
+                                       const std::uint8_t* limit, bool checked);
     bool add_block(const model::CounterSample& s);
 
     // Re-bound by every public Encoder call, so a moved Encoder never leaves it dangling.

@@ -53,6 +53,10 @@ std::vector<model::Event> sample_runs() {
     run.add(ts, 1, 1, 1, std::string(40000, 'b'));  // cut to 32767 bytes
     run.add(ts + 1, 1, 1, 1, "é" + std::string(32766, 'c'));  // cut before a split character
     run.add(ts + 2, 1, 1, 1, "");
+    // Times around the 8-byte fast encoding's limit (2^55) and beyond it.
+    for (std::int64_t t : {(std::int64_t{1} << 55) - 1, std::int64_t{1} << 55,
+                           (std::int64_t{1} << 62) + 12345})
+        run.add(t, 3, 3, 3, "far");
     events.emplace_back(std::move(run));
     return events;
 }

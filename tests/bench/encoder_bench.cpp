@@ -1,9 +1,11 @@
 // APC encoder and decoder throughput on a realistic mix: per 1 ms tick, 6 block counters on each
 // of 8 cores, a scheduler switch and an activity switch per core, a backtrace of depth 8 on two
-// cores, a single-delivery counter, and an annotation every 10 ticks.
+// cores, a single-delivery counter, and an annotation every 10 ticks. And a converter's spans,
+// as SpanRuns and as single annotations.
 #include <benchmark/benchmark.h>
 
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "protocol/apc/capture_stream.hpp"
@@ -125,6 +127,46 @@ void BM_Decode(benchmark::State& state) {
     state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * sink.file.size()));
 }
 BENCHMARK(BM_Decode)->Unit(benchmark::kMillisecond);
+
+
+// A converter's spans: 1 M span annotations (half of them a span's end) on 4 threads, as
+// SpanRuns of 2048 items and, for comparison, as one Annotation event each.
+std::vector<model::Event> span_events(bool as_runs) {
+    std::vector<model::Event> events;
+    model::SpanRun run;
+    for (int i = 0; i < 1'000'000; ++i) {
+        const std::string text = i % 2 == 0 ? "namespace::function_" + std::to_string(i % 97) : "";
+        run.add(1'000'000'000 + 37LL * i, i % 2, 1000 + i % 4, 1 + (i / 2) % 8, text);
+        if (run.pending() == 2048) events.emplace_back(std::exchange(run, model::SpanRun{}));
+    }
+    if (!run.empty()) events.emplace_back(std::move(run));
+    if (!as_runs) model::expand_span_runs(events);
+    return events;
+}
+
+void encode_spans(benchmark::State& state, bool as_runs) {
+    const Workload& w = workload();
+    const std::vector<model::Event> events = span_events(as_runs);
+    CountingSink sink;
+    for (auto _ : state) {
+        Encoder enc(w.counters, sink);
+        enc.summary(SummaryInfo{});
+        for (const auto& e : events) enc.add(e);
+        enc.flush();
+    }
+    state.SetItemsProcessed(static_cast<std::int64_t>(state.iterations() * 1'000'000));
+    state.SetBytesProcessed(static_cast<std::int64_t>(sink.bytes));
+}
+
+void BM_EncodeSpanRuns(benchmark::State& state) {
+    encode_spans(state, true);
+}
+BENCHMARK(BM_EncodeSpanRuns)->Unit(benchmark::kMillisecond);
+
+void BM_EncodeSpanAnnotations(benchmark::State& state) {
+    encode_spans(state, false);
+}
+BENCHMARK(BM_EncodeSpanAnnotations)->Unit(benchmark::kMillisecond);
 
 }  // namespace
 }  // namespace apcgate::apc

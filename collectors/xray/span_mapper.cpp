@@ -55,13 +55,16 @@ void SpanMapper::event(model::Nanos ts, std::uint32_t thread, const ThreadInfo& 
                 stats_.skipped(entry_stat(e.kind));
                 if (depth >= kMaxStack) return;
             } else {
-                // Most calls log no arguments: their text is the name as it is.
-                const std::string_view fn = names_.name(e.function);
-                if (args.empty()) {
-                    open(ts, info, s, depth, fn, out);
+                // Most calls log no arguments: their text is the name as it is (never empty).
+                std::string_view text = names_.name(e.function);
+                if (!args.empty()) {
+                    text_ = call_text(text, args);
+                    text = text_;
+                }
+                if (depth < s.channels.size() && s.channels[depth] >= 0) {
+                    emit(ts, s.core, info.tid, s.channels[depth], text, out);  // the common case
                 } else {
-                    text_ = call_text(fn, args);
-                    open(ts, info, s, depth, text_, out);
+                    open(ts, info, s, depth, text, out);
                 }
                 stats_.mapped(entry_stat(e.kind));
                 if (!args.empty()) stats_.mapped(Stat::CallArgument, args.size());

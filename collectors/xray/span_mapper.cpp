@@ -6,6 +6,7 @@
 
 namespace apcgate::collectors::xray {
 
+
 namespace {
 
 // Bytes of text a SpanRun reserves per annotation: half are empty (a span's end), names are
@@ -145,7 +146,7 @@ std::int32_t SpanMapper::channel_of(const model::Event& just_made) {
 // the texts copied once, into the run.
 model::SpanRun& SpanMapper::new_run(std::vector<model::Event>& out) {
     auto& run = std::get<model::SpanRun>(out.emplace_back(std::in_place_type<model::SpanRun>));
-    const std::size_t room = budget_ > 0 ? budget_ : kRunReserve;
+    const std::size_t room = budget_ > 1 ? budget_ : kRunReserve;
     run.items.reserve(room);
     run.texts.reserve(room * kTextReserve);
     return run;

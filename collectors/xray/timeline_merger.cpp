@@ -37,6 +37,28 @@ TimelineMerger::Step TimelineMerger::next_slow(std::uint32_t& thread, const Call
     return next(thread, event);
 }
 
+bool TimelineMerger::fill() {
+    pos_ = 0;
+    size_ = 0;
+    if (!scan_) {
+        Merged m{};
+        m.step = from_heap(m.thread, m.event);
+        if (m.step == Step::Done) return false;
+        if (scan_) {
+            // Enough threads ended: from_heap() merged a chunk and handed out its first step,
+            // which goes out again with the rest.
+            --pos_;
+            return true;
+        }
+        chunk_[0] = m;
+        size_ = 1;
+        return true;
+    }
+    refill_dry();
+    merge_chunk();
+    return size_ != 0;
+}
+
 // The thread whose batch ran dry decodes its next batch (nothing points into the old one any
 // more), or, having no more, ends: its end is the first step of the chunk.
 void TimelineMerger::refill_dry() {

@@ -18,11 +18,13 @@
 // enough threads have ended.
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <functional>
 #include <memory>
 #include <queue>
+#include <span>
 #include <utility>
 #include <vector>
 
@@ -52,15 +54,29 @@ class TimelineMerger {
         return next_slow(thread, event);
     }
 
-  private:
-    using Key = std::pair<model::Nanos, std::uint32_t>;
-    static constexpr std::size_t kNone = kScanLimit;
-
+    // One step: an Event (`event` of `thread`) or a ThreadEnd (`thread` has no more).
     struct Merged {
         const CallEvent* event;
         std::uint32_t thread;
         Step step;
     };
+
+    // Up to `max` (>= 1) next steps at once, in order; none when the merge is done. Their events
+    // stay valid until the next call of steps() or next(). A caller that takes the steps this
+    // way keeps its loop over them tight, with no call and no merger state per event.
+    std::span<const Merged> steps(std::size_t max) {
+        if (pos_ == size_ && !fill()) return {};
+        const std::size_t n = std::min(max, size_ - pos_);
+        const std::span<const Merged> out(chunk_.data() + pos_, n);
+        pos_ += n;
+        return out;
+    }
+
+  private:
+    using Key = std::pair<model::Nanos, std::uint32_t>;
+    static constexpr std::size_t kNone = kScanLimit;
+
+    bool fill();  // merges the next chunk (heap mode: the next step); false when done
 
     Step next_slow(std::uint32_t& thread, const CallEvent*& event);
     void merge_chunk();

@@ -26,6 +26,8 @@ class XrayReader {
                                                     const std::string& input,
                                                     ingest::IngestReport& report);
 
+    // The next steps in time order, several at once; see TimelineMerger::steps.
+    std::span<const TimelineMerger::Merged> steps(std::size_t max) { return merger_->steps(max); }
     // The next event in time order; see TimelineMerger::next.
     Step next(std::uint32_t& thread, const CallEvent*& event) {
         return merger_->next(thread, event);

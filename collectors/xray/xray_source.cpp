@@ -124,27 +124,31 @@ void XraySource::decode() {
 }
 
 bool XraySource::map_batch(std::vector<model::Event>& out) {
-    std::uint32_t thread = 0;
-    const CallEvent* e = nullptr;
     // Calls map to one annotation each, custom events to two: a quarter more covers a batch
     // even when many of its events are custom ones.
     mapper_->budget(kEventsPerBatch + kEventsPerBatch / 4);
-    for (std::size_t n = 0; n < kEventsPerBatch; ++n) {
-        const auto step = reader_->next(thread, e);
-        if (step == XrayReader::Step::Done) {
+    for (std::size_t n = 0; n < kEventsPerBatch;) {
+        // The merged steps come many at a time, so this loop keeps its state in registers.
+        const auto steps = reader_->steps(kEventsPerBatch - n);
+        if (steps.empty()) {
             rates_.finish(out);
             return true;
         }
-        const ThreadInfo& info = reader_->thread(thread);
-        if (step == XrayReader::Step::ThreadEnd) {
-            mapper_->thread_end(decode_watermark_, thread, info, out);
-            continue;
+        n += steps.size();
+        for (const TimelineMerger::Merged& m : steps) {
+            const ThreadInfo& info = reader_->thread(m.thread);
+            if (m.step == XrayReader::Step::ThreadEnd) {
+                mapper_->thread_end(decode_watermark_, m.thread, info, out);
+                continue;
+            }
+            const CallEvent& e = *m.event;
+            const model::Nanos ts = e.ns - zero_;
+            rates_.advance(ts, out);
+            if (is_entry(e.kind)) rates_.count_call(m.thread);
+            mapper_->event(ts, m.thread, info, e, reader_->args(m.thread, e), reader_->payload(e),
+                           out);
+            decode_watermark_ = ts;
         }
-        const model::Nanos ts = e->ns - zero_;
-        rates_.advance(ts, out);
-        if (is_entry(e->kind)) rates_.count_call(thread);
-        mapper_->event(ts, thread, info, *e, reader_->args(thread, *e), reader_->payload(*e), out);
-        decode_watermark_ = ts;
     }
     return false;
 }

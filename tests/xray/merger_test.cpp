@@ -89,7 +89,8 @@ struct Read {
     std::vector<Step> steps;
 };
 
-Read read_merged(const std::vector<std::uint8_t>& bytes) {
+// `by_steps`: taken with steps(), a varying number at a time, instead of next().
+Read read_merged(const std::vector<std::uint8_t>& bytes, bool by_steps = false) {
     Read out;
     out.report = std::make_unique<collectors::ingest::IngestReport>("xray", "t");
     auto reader = XrayReader::open(bytes, "t", *out.report);
@@ -100,6 +101,24 @@ Read read_merged(const std::vector<std::uint8_t>& bytes) {
     out.reader = std::move(*reader);
     std::uint32_t thread = 0;
     const CallEvent* e = nullptr;
+    if (by_steps) {
+        constexpr std::size_t kTake[] = {1, 7, 100000, 2, 1000};
+        for (std::size_t k = 0;; ++k) {
+            const auto steps = out.reader->steps(kTake[k % 5]);
+            if (steps.empty()) break;
+            EXPECT_LE(steps.size(), kTake[k % 5]);
+            for (const auto& m : steps) {
+                if (m.step == XrayReader::Step::ThreadEnd) {
+                    out.steps.push_back({m.step, m.thread, 0, 0});
+                } else {
+                    out.steps.push_back({m.step, m.thread, m.event->function, m.event->ns});
+                }
+            }
+        }
+        EXPECT_TRUE(out.reader->steps(10).empty());  // done stays done
+        EXPECT_EQ(out.report->problem_count(), 0U);
+        return out;
+    }
     for (XrayReader::Step s; (s = out.reader->next(thread, e)) != XrayReader::Step::Done;) {
         if (s == XrayReader::Step::ThreadEnd) {
             out.steps.push_back({s, thread, 0, 0});
@@ -139,12 +158,15 @@ std::vector<Step> reference(const XrayReader& r, const Plan& plan) {
 void expect_reference_merge(const std::vector<std::uint32_t>& counts, std::uint32_t spread,
                             std::uint32_t seed) {
     const Plan plan = make_log(counts, spread, seed);
-    const Read read = read_merged(plan.bytes);
-    ASSERT_NE(read.reader, nullptr);
-    const auto& got = read.steps;
-    const auto want = reference(*read.reader, plan);
-    ASSERT_EQ(got.size(), want.size());
-    for (std::size_t i = 0; i < want.size(); ++i) ASSERT_EQ(got[i], want[i]) << "step " << i;
+    for (const bool by_steps : {false, true}) {
+        SCOPED_TRACE(by_steps ? "steps()" : "next()");
+        const Read read = read_merged(plan.bytes, by_steps);
+        ASSERT_NE(read.reader, nullptr);
+        const auto& got = read.steps;
+        const auto want = reference(*read.reader, plan);
+        ASSERT_EQ(got.size(), want.size());
+        for (std::size_t i = 0; i < want.size(); ++i) ASSERT_EQ(got[i], want[i]) << "step " << i;
+    }
 }
 
 TEST(XrayMerger, TwoThreadsWithEqualTimesGoByThreadIndex) {

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <iterator>
 #include <limits>
+#include <type_traits>
 
 namespace apcgate::collectors::barman {
 
@@ -46,7 +47,15 @@ model::Nanos EventOrder::release(std::vector<model::Event>& out, bool everything
     out.reserve(out.size() + static_cast<std::size_t>(end - pending_.begin()));
     for (auto it = pending_.begin(); it != end; ++it) {
         if (model::timestamp_of(*it) < watermark_) {
-            std::visit([this](auto& e) { e.ts = watermark_; }, *it);
+            std::visit(
+                [this](auto& e) {
+                    if constexpr (std::is_same_v<std::decay_t<decltype(e)>, model::SpanRun>) {
+                        for (auto& i : e.items) i.ts = std::max(i.ts, watermark_);
+                    } else {
+                        e.ts = watermark_;
+                    }
+                },
+                *it);
             ++moved_up_;
         }
         out.push_back(std::move(*it));

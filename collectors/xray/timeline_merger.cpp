@@ -28,12 +28,7 @@ TimelineMerger::TimelineMerger(std::vector<std::unique_ptr<ThreadCursor>>& curso
 
 // The chunk has been handed out: merge the next one.
 TimelineMerger::Step TimelineMerger::next_slow(std::uint32_t& thread, const CallEvent*& event) {
-    if (!scan_) return from_heap(thread, event);
-    pos_ = 0;
-    size_ = 0;
-    refill_dry();
-    merge_chunk();
-    if (size_ == 0) return Step::Done;
+    if (!fill()) return Step::Done;
     return next(thread, event);
 }
 

@@ -11,6 +11,7 @@
 #include <cstdint>
 #include <optional>
 #include <string>
+#include <type_traits>
 #include <variant>
 #include <vector>
 
@@ -206,7 +207,15 @@ inline Nanos timestamp_of(const Event& e) {
     // Annotations are most of a converted trace's events, and the merger asks every event's
     // time: spare them the visit's indirect call.
     if (const auto* a = std::get_if<Annotation>(&e)) return a->ts;
-    return std::visit([](const auto& v) { return v.ts; }, e);
+    return std::visit(
+        [](const auto& v) {
+            if constexpr (std::is_same_v<std::decay_t<decltype(v)>, SpanRun>) {
+                return v.front_ts();
+            } else {
+                return v.ts;
+            }
+        },
+        e);
 }
 
 // How many annotations/messages an event stands for (a SpanRun: its pending items).

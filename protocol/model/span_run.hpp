@@ -7,7 +7,7 @@
 //
 // Items are in non-decreasing time order. `first` marks where the pending part starts: the
 // merger emits a run's front part when another source's events fall inside it, and keeps the
-// rest. `ts` is always items[first].ts (every event kind has `ts`; the merger orders by it).
+// rest. The run's time, for ordering it among other events, is its first pending item's.
 #pragma once
 
 #include <cstddef>
@@ -28,13 +28,14 @@ struct SpanItem {
 };
 
 struct SpanRun {
-    std::int64_t ts = 0;  // items[first].ts, or 0 while empty
     std::vector<SpanItem> items;
     std::string texts;
     std::size_t first = 0;
 
     [[nodiscard]] bool empty() const { return first == items.size(); }
     [[nodiscard]] std::size_t pending() const { return items.size() - first; }
+    // The first pending item's time (0 when none is pending).
+    [[nodiscard]] std::int64_t front_ts() const { return empty() ? 0 : items[first].ts; }
     [[nodiscard]] std::string_view text(const SpanItem& i) const {
         return std::string_view(texts).substr(i.text_offset, i.text_size);
     }
@@ -42,7 +43,6 @@ struct SpanRun {
     // checks fits()).
     void add(std::int64_t t, std::int32_t core, std::int32_t tid, std::int32_t channel,
              std::string_view text) {
-        if (items.size() == first) ts = t;
         items.push_back(SpanItem{t, static_cast<std::uint32_t>(texts.size()),
                                  static_cast<std::uint32_t>(text.size()), core, tid, channel});
         texts.append(text);
@@ -51,10 +51,7 @@ struct SpanRun {
         return texts.size() + text_bytes < UINT32_MAX;
     }
     // Marks the first `n` pending items emitted.
-    void advance(std::size_t n) {
-        first += n;
-        ts = first < items.size() ? items[first].ts : ts;
-    }
+    void advance(std::size_t n) { first += n; }
 };
 
 }  // namespace apcgate::model

@@ -90,7 +90,8 @@ TEST(SpanRun, EncodesOnlyThePendingItems) {
     run.add(20, 0, 1, 1, "kept");
     run.add(30, 0, 1, 1, "");
     run.advance(1);
-    EXPECT_EQ(run.ts, 20);
+    EXPECT_EQ(run.front_ts(), 20);
+    EXPECT_EQ(model::timestamp_of(model::Event(run)), 20);
     EXPECT_EQ(run.pending(), 2U);
     std::vector<model::Event> single{model::Event(run)};
     model::expand_span_runs(single);

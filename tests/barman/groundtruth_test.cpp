@@ -139,7 +139,7 @@ Content actual(const std::vector<model::Event>& events, const xml::CapturedDoc& 
         std::visit(
             [&](const auto& e) {
                 using T = std::decay_t<decltype(e)>;
-                const auto ts = static_cast<unsigned long long>(e.ts);
+                const auto ts = static_cast<unsigned long long>(model::timestamp_of(event));
                 if constexpr (std::is_same_v<T, model::CounterSample>) {
                     const std::string& name = counter_of[e.key];
                     if (name == "Barman_queue_drops")

@@ -12,18 +12,21 @@ TimelineMerger::TimelineMerger(std::vector<std::unique_ptr<ThreadCursor>>& curso
     }
     scan_ = heads.size() <= kScanLimit;
     if (scan_) {
-        for (const Key& k : heads) {
-            ThreadCursor* c = cursors_[k.second].get();
-            cursor_[live_] = c;
-            thread_[live_] = c->thread();
-            head_[live_] = c->ready_begin();
-            end_[live_] = c->ready_end();
-            ns_[live_] = k.first;
-            ++live_;
-        }
+        for (const Key& k : heads) add_slot(k);
     } else {
         heap_ = decltype(heap_)(std::greater<>(), std::move(heads));
     }
+}
+
+// Puts the thread of `k` (its next time and index) in the next free slot of the arrays.
+void TimelineMerger::add_slot(const Key& k) {
+    ThreadCursor* c = cursors_[k.second].get();
+    cursor_[live_] = c;
+    thread_[live_] = c->thread();
+    head_[live_] = c->ready_begin();
+    end_[live_] = c->ready_end();
+    ns_[live_] = k.first;
+    ++live_;
 }
 
 // The chunk has been handed out: merge the next one.
@@ -229,15 +232,7 @@ void TimelineMerger::to_scan() {
     std::sort(rest.begin(), rest.end(),
               [](const Key& a, const Key& b) { return a.second < b.second; });
     live_ = 0;
-    for (const Key& k : rest) {
-        ThreadCursor* c = cursors_[k.second].get();
-        cursor_[live_] = c;
-        thread_[live_] = c->thread();
-        head_[live_] = c->ready_begin();
-        end_[live_] = c->ready_end();
-        ns_[live_] = k.first;
-        ++live_;
-    }
+    for (const Key& k : rest) add_slot(k);
     heap_ = {};
     scan_ = true;
 }

@@ -82,6 +82,7 @@ class TimelineMerger {
     void merge_chunk();
     void merge_four();
     void refill_dry();
+    void add_slot(const Key& k);
     void remove_slot(std::size_t slot);
     void to_scan();
     Step from_heap(std::uint32_t& thread, const CallEvent*& event);

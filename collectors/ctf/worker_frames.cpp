@@ -9,6 +9,7 @@
 #include <cstring>
 #include <type_traits>
 
+#include "collectors/ctf/worker_event_fields.hpp"
 #include "protocol/wire/byte_reader.hpp"
 
 namespace apcgate::collectors::ctf {
@@ -16,19 +17,6 @@ namespace apcgate::collectors::ctf {
 static_assert(std::endian::native == std::endian::little, "frames are written in host order");
 
 namespace {
-
-enum Tag : std::uint8_t {
-    kCounterSample = 1,
-    kActivitySwitch,
-    kThreadName,
-    kProcComm,
-    kTaskExit,
-    kSchedSwitch,
-    kStringAnnotation,
-    kMarkerAnnotation,
-    kGroupName,
-    kChannelName,
-};
 
 // Appends fields to a frame through a cursor: the buffer grows (without zeroing) when reserve()
 // says so, and put() only copies. The length is filled in by finish().
@@ -92,84 +80,50 @@ class Writer {
 // The most any event writes besides its strings (ProcComm: 1 + 8 + 4 * 4 + two lengths).
 constexpr std::size_t kMaxFixedEventBytes = 48;
 
-bool put_annotation(Writer& w, const model::Annotation& a) {
-    const auto head = [&](Tag tag) {
-        w.put(tag);
-        w.put(a.ts);
-        w.put(a.core);
-        w.put(a.tid);
-    };
-    if (const auto* s = std::get_if<model::StringAnnotation>(&a.body)) {
-        head(kStringAnnotation);
-        w.put(s->channel);
-        w.color(s->color);
-        w.str(s->text);
-    } else if (const auto* m = std::get_if<model::MarkerAnnotation>(&a.body)) {
-        head(kMarkerAnnotation);
-        w.color(m->color);
-        w.str(m->text);
-    } else if (const auto* g = std::get_if<model::GroupName>(&a.body)) {
-        head(kGroupName);
-        w.put(g->group);
-        w.str(g->name);
-    } else if (const auto* c = std::get_if<model::ChannelName>(&a.body)) {
-        head(kChannelName);
-        w.put(c->channel);
-        w.put(c->group);
-        w.str(c->name);
-    } else {
-        return false;  // the CTF mappers make no other annotation body
-    }
-    return true;
-}
+// Writes fields as worker_event_fields.hpp lists them, after reserve(kMaxFixedEventBytes): the
+// fixed ones unchecked, strings (which come last) reserving their own room.
+struct FieldWriter {
+    Writer& w;
+    void i32(std::int32_t v, const char*) { w.put(v); }
+    void i64(std::int64_t v, const char*) { w.put(v); }
+    void key(model::CounterKey v, const char*) { w.put(v); }
+    void wait(model::WaitState v, const char*) { w.put(static_cast<std::int32_t>(v)); }
+    void color(const std::optional<model::Rgb>& c, const char*) { w.color(c); }
+    void str(const std::string& s, const char*) { w.str(s); }
+};
 
+// False for a kind the CTF mappers never make (it is left out).
 bool put_event(Writer& w, const model::Event& e) {
+    namespace ef = event_fields;
     w.reserve(kMaxFixedEventBytes);
-    if (const auto* c = std::get_if<model::CounterSample>(&e)) {
-        w.put(kCounterSample);
-        w.put(c->ts);
-        w.put(c->core);
-        w.put(c->key);
-        w.put(c->value);
-        w.put(c->pid);
-    } else if (const auto* a = std::get_if<model::Annotation>(&e)) {
-        return put_annotation(w, *a);
-    } else if (const auto* s = std::get_if<model::ActivitySwitch>(&e)) {
-        w.put(kActivitySwitch);
-        w.put(s->ts);
-        w.put(s->core);
-        w.put(s->key);
-        w.put(s->activity);
-        w.put(s->tid);
-        w.put(static_cast<std::int32_t>(s->wait));
-    } else if (const auto* t = std::get_if<model::ThreadName>(&e)) {
-        w.put(kThreadName);
-        w.put(t->ts);
-        w.put(t->core);
-        w.put(t->tid);
-        w.str(t->name);
-    } else if (const auto* p = std::get_if<model::ProcComm>(&e)) {
-        w.put(kProcComm);
-        w.put(p->ts);
-        w.put(p->core);
-        w.put(p->pid);
-        w.put(p->tid);
-        w.str(p->image);
-        w.str(p->comm);
-    } else if (const auto* x = std::get_if<model::TaskExit>(&e)) {
-        w.put(kTaskExit);
-        w.put(x->ts);
-        w.put(x->tid);
-    } else if (const auto* ss = std::get_if<model::SchedSwitch>(&e)) {
-        w.put(kSchedSwitch);
-        w.put(ss->ts);
-        w.put(ss->core);
-        w.put(ss->tid);
-        w.put(static_cast<std::int32_t>(ss->state));
-    } else {
-        return false;  // the CTF mappers make no other event kind
+    FieldWriter io{w};
+    if (const auto* a = std::get_if<model::Annotation>(&e)) {
+        return std::visit(
+            [&](const auto& body) {
+                using B = std::decay_t<decltype(body)>;
+                if constexpr (ef::is_in<B, ef::Bodies>) {
+                    w.put(ef::tag_of<B>());
+                    ef::head(io, *a);
+                    ef::fields(io, body);
+                    return true;
+                } else {
+                    return false;
+                }
+            },
+            a->body);
     }
-    return true;
+    return std::visit(
+        [&](const auto& event) {
+            using T = std::decay_t<decltype(event)>;
+            if constexpr (ef::is_in<T, ef::Events>) {
+                w.put(ef::tag_of<T>());
+                ef::fields(io, event);
+                return true;
+            } else {
+                return false;
+            }
+        },
+        e);
 }
 
 }  // namespace

@@ -5,6 +5,7 @@
 #include <algorithm>
 
 #include "collectors/ctf/trace_graph.hpp"
+#include "collectors/ctf/worker_event_fields.hpp"
 #include "collectors/ctf/worker_frames.hpp"
 #include "protocol/wire/byte_reader.hpp"
 
@@ -71,107 +72,42 @@ model::WaitState read_wait(ByteReader& r, std::string_view field) {
     return static_cast<model::WaitState>(w);
 }
 
-model::Annotation read_annotation(ByteReader& r, std::uint8_t tag) {
-    model::Annotation a;
-    a.ts = r.i64("ts");
-    a.core = r.i32("core");
-    a.tid = r.i32("tid");
-    if (tag == 7) {
-        model::StringAnnotation s;
-        s.channel = r.i32("channel");
-        s.color = read_color(r);
-        s.text = read_string(r, "text");
-        a.body = std::move(s);
-    } else if (tag == 8) {
-        model::MarkerAnnotation m;
-        m.color = read_color(r);
-        m.text = read_string(r, "text");
-        a.body = std::move(m);
-    } else if (tag == 9) {
-        model::GroupName g;
-        g.group = r.i32("group");
-        g.name = read_string(r, "name");
-        a.body = std::move(g);
-    } else {
-        model::ChannelName c;
-        c.channel = r.i32("channel");
-        c.group = r.i32("group");
-        c.name = read_string(r, "name");
-        a.body = std::move(c);
-    }
-    return a;
-}
+// Reads fields as worker_event_fields.hpp lists them, each checked by name.
+struct FieldReader {
+    ByteReader& r;
+    const std::vector<model::CounterKey>& keys;
+    void i32(std::int32_t& v, std::string_view field) { v = r.i32(field); }
+    void i64(std::int64_t& v, std::string_view field) { v = r.i64(field); }
+    void key(model::CounterKey& v, std::string_view) { v = read_key(r, keys); }
+    void wait(model::WaitState& v, std::string_view field) { v = read_wait(r, field); }
+    void color(std::optional<model::Rgb>& c, std::string_view) { c = read_color(r); }
+    void str(std::string& s, std::string_view field) { s = read_string(r, field); }
+};
 
 void read_event(ByteReader& r, const std::vector<model::CounterKey>& keys,
                 std::vector<model::Event>& out) {
+    namespace ef = event_fields;
     const std::uint8_t tag = r.u8("tag");
-    switch (tag) {
-        case 1: {
-            model::CounterSample c;
-            c.ts = r.i64("ts");
-            c.core = r.i32("core");
-            c.key = read_key(r, keys);
-            c.value = r.i64("value");
-            c.pid = r.i32("pid");
-            out.emplace_back(c);
-            return;
-        }
-        case 2: {
-            model::ActivitySwitch s;
-            s.ts = r.i64("ts");
-            s.core = r.i32("core");
-            s.key = read_key(r, keys);
-            s.activity = r.i32("activity");
-            s.tid = r.i32("tid");
-            s.wait = read_wait(r, "wait");
-            out.emplace_back(s);
-            return;
-        }
-        case 3: {
-            model::ThreadName t;
-            t.ts = r.i64("ts");
-            t.core = r.i32("core");
-            t.tid = r.i32("tid");
-            t.name = read_string(r, "name");
-            out.emplace_back(std::move(t));
-            return;
-        }
-        case 4: {
-            model::ProcComm p;
-            p.ts = r.i64("ts");
-            p.core = r.i32("core");
-            p.pid = r.i32("pid");
-            p.tid = r.i32("tid");
-            p.image = read_string(r, "image");
-            p.comm = read_string(r, "comm");
-            out.emplace_back(std::move(p));
-            return;
-        }
-        case 5: {
-            model::TaskExit x;
-            x.ts = r.i64("ts");
-            x.tid = r.i32("tid");
-            out.emplace_back(x);
-            return;
-        }
-        case 6: {
-            model::SchedSwitch s;
-            s.ts = r.i64("ts");
-            s.core = r.i32("core");
-            s.tid = r.i32("tid");
-            s.state = read_wait(r, "state");
-            out.emplace_back(s);
-            return;
-        }
-        case 7:
-        case 8:
-        case 9:
-        case 10:
-            out.emplace_back(read_annotation(r, tag));
-            return;
-        default:
-            r.fail("event tag " + std::to_string(tag) + " is unknown", "tag");
-    }
+    FieldReader io{r, keys};
+    bool known = false;
+    ef::for_each_kind<ef::Events>([&]<typename T>() {
+        if (tag != ef::tag_of<T>()) return;
+        T e;
+        ef::fields(io, e);
+        out.emplace_back(std::move(e));
+        known = true;
+    });
+    ef::for_each_kind<ef::Bodies>([&]<typename B>() {
+        if (tag != ef::tag_of<B>()) return;
+        model::Annotation a;
+        ef::head(io, a);
+        B body;
+        ef::fields(io, body);
+        a.body = std::move(body);
+        out.emplace_back(std::move(a));
+        known = true;
+    });
+    if (!known) r.fail("event tag " + std::to_string(tag) + " is unknown", "tag");
 }
 
 Status failed(ByteReader& r) {

@@ -12,6 +12,7 @@
 #include <type_traits>
 
 #include "protocol/model/event.hpp"
+#include "protocol/wire/type_index.hpp"
 
 namespace apcgate::collectors::ctf::event_fields {
 
@@ -22,23 +23,16 @@ using Bodies = std::tuple<model::StringAnnotation, model::MarkerAnnotation, mode
                           model::ChannelName>;
 
 template <typename T, typename Tuple>
-struct IndexIn;
-template <typename T, typename... Ts>
-struct IndexIn<T, std::tuple<Ts...>> {
-    static constexpr std::size_t value = [] {
-        std::size_t i = 0;
-        ((std::is_same_v<T, Ts> ? false : (++i, true)) && ...);
-        return i;
-    }();
-};
+constexpr bool is_in = wire::TypeIndex<T, Tuple>::found;
 
 template <typename T>
 constexpr std::uint8_t tag_of() {
-    if constexpr (IndexIn<T, Events>::value < std::tuple_size_v<Events>) {
-        return static_cast<std::uint8_t>(1 + IndexIn<T, Events>::value);
+    if constexpr (is_in<T, Events>) {
+        return static_cast<std::uint8_t>(1 + wire::type_index_v<T, Events>);
     } else {
-        static_assert(IndexIn<T, Bodies>::value < std::tuple_size_v<Bodies>, "not a frame kind");
-        return static_cast<std::uint8_t>(1 + std::tuple_size_v<Events> + IndexIn<T, Bodies>::value);
+        static_assert(is_in<T, Bodies>, "not a frame kind");
+        return static_cast<std::uint8_t>(1 + std::tuple_size_v<Events> +
+                                         wire::type_index_v<T, Bodies>);
     }
 }
 
@@ -49,9 +43,6 @@ void for_each_kind(F&& f) {
         (f.template operator()<Ts>(), ...);
     }(static_cast<Tuple*>(nullptr));
 }
-
-template <typename T, typename Tuple>
-constexpr bool is_in = IndexIn<T, Tuple>::value < std::tuple_size_v<Tuple>;
 
 // The fields of one kind (`E` const when writing). For a body, only the body's own fields: the
 // annotation head goes first (head()).

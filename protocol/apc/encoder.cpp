@@ -3,6 +3,7 @@
 #include <cassert>
 
 #include "protocol/apc/encoder_impl.hpp"
+#include "protocol/wire/type_index.hpp"
 
 namespace apcgate::apc {
 
@@ -11,17 +12,7 @@ using detail::OpenFrame;
 
 namespace {
 // model::Event's index of model::Annotation.
-template <typename T, typename V>
-struct IndexOf;
-template <typename T, typename... Ts>
-struct IndexOf<T, std::variant<Ts...>> {
-    static constexpr std::size_t value = [] {
-        std::size_t i = 0;
-        ((std::is_same_v<T, Ts> ? false : (++i, true)) && ...);
-        return i;
-    }();
-};
-constexpr std::size_t kAnnotationIndex = IndexOf<model::Annotation, model::Event>::value;
+constexpr std::size_t kAnnotationIndex = wire::type_index_v<model::Annotation, model::Event>;
 static_assert(kAnnotationIndex == 12);
 }  // namespace
 

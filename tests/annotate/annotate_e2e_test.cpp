@@ -105,16 +105,20 @@ class AnnotateServeTest : public ServeTest {
                "--annotate-fifo", fifo_.string()});
     }
 
-    // Reads the capture in slices until `done(frames)` holds (or 20 s pass).
+    // Reads the capture in slices until `missing(frames)` names nothing (or 20 s pass; the
+    // failure then says what was still missing).
     template <typename F>
-    void read_until(HostClient& c, std::vector<std::string>& frames, F done) {
+    void read_until(HostClient& c, std::vector<std::string>& frames, F missing) {
         const auto deadline = std::chrono::steady_clock::now() + 20s;
+        std::string still;
         while (std::chrono::steady_clock::now() < deadline) {
             auto r = read_stream(c, 200ms);
             frames.insert(frames.end(), r.frames.begin(), r.frames.end());
-            if (done(frames)) return;
+            still = missing(frames);
+            if (still.empty()) return;
         }
-        ADD_FAILURE() << "the capture never showed what was sent\n" << daemon_->log();
+        ADD_FAILURE() << "the capture never showed what was sent: " << still << "\n"
+                      << daemon_->log();
     }
 
     std::string name_;
@@ -139,7 +143,9 @@ TEST_F(AnnotateServeTest, ConnectionsAreCarriedByteForByteAndTextLinesAsAnnotati
     ASSERT_TRUE(c.send_command(kApcStart));
     // The capture runs (its data sockets listen) once its first frame arrives.
     std::vector<std::string> frames;
-    read_until(c, frames, [](const std::vector<std::string>& f) { return !f.empty(); });
+    read_until(c, frames, [](const std::vector<std::string>& f) {
+        return f.empty() ? std::string("no frame") : std::string();
+    });
 
     // During the capture: three threads, two connections each (Unix and TCP), odd writes.
     for (std::uint32_t t = 0; t < 3; ++t)
@@ -188,9 +194,20 @@ TEST_F(AnnotateServeTest, ConnectionsAreCarriedByteForByteAndTextLinesAsAnnotati
     read_until(c, frames, [&](const std::vector<std::string>& f) {
         const CheckedCapture checked = check_capture(f, *captured);
         const Carried got = carried(checked.frames);
-        for (const auto& [tid, bytes] : sent)
-            if (!got.streams.count(tid) || !got.streams.at(tid).disconnected) return false;
-        return find_text(got, "phase 1") && find_text(got, "green") && find_text(got, "script");
+        std::string missing;
+        for (const auto& [tid, bytes] : sent) {
+            const auto it = got.streams.find(tid);
+            if (it == got.streams.end()) {
+                missing += " stream " + std::to_string(tid);
+            } else if (!it->second.disconnected) {
+                missing += " stream " + std::to_string(tid) + " (" +
+                           std::to_string(it->second.bytes.size()) + " of " +
+                           std::to_string(bytes.size()) + " bytes, no disconnect)";
+            }
+        }
+        for (const char* text : {"phase 1", "green", "script"})
+            if (!find_text(got, text)) missing += std::string(" text '") + text + "'";
+        return missing;
     });
     ASSERT_TRUE(c.send_command(kApcStop));
     StreamResult rest = read_stream(c, 10s);

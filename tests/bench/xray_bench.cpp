@@ -1,10 +1,14 @@
 // XRay ingester throughput on a large FDR v5 log (64 MiB, the default; XRAY_BENCH_LOG=path
-// takes a real one instead): the reader alone (header, index, every buffer tokenized, verified
+// takes a real one instead, XRAY_BENCH_BINARY=path its executable for names): the reader alone (header, index, every buffer tokenized, verified
 // and expanded, threads merged in time order), the reader plus the mapping to model events
 // (spans, counters), and that plus the APC encoder — what `apcgate convert` does short of
-// writing the file. Bytes processed are input bytes, so the rates read as MB/s of log. The
-// source decodes on a thread of its own, so its benchmarks measure the whole process's CPU time
-// and report rates per second of wall time (the CPU column says what both threads spent).
+// writing the file; then `convert` whole, into a real .apc directory (ApcDirectory, the sink
+// `convert` uses); and, for the floor any design of the middle meets, the writing alone: the
+// same frames, encoded beforehand, through the same sink. Bytes processed are input bytes in
+// every one, so the rates read as MB/s of log and the parts compare directly. The source
+// decodes on a thread of its own, so its benchmarks measure the whole process's CPU time (kernel
+// time included: the writing is mostly that) and report rates per second of wall time (the CPU
+// column says what all threads spent).
 //
 // The synthesized log looks like the runtime's: 4 threads, 64 KiB buffers of NewBuffer,
 // WallClockTime, Pid, NewCPUId and then function records of a call tree 6 deep (one call in 16
@@ -16,11 +20,14 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
 #include "collectors/xray/xray_reader.hpp"
 #include "collectors/xray/xray_source.hpp"
+#include "daemon/apc_directory.hpp"
 #include "protocol/apc/encoder.hpp"
 
 namespace apcgate::collectors::xray {
@@ -118,7 +125,8 @@ struct BenchLog {
     }
     std::vector<std::uint8_t> bytes;
     std::filesystem::path path;
-    bool made = false;  // path is our temporary file
+    std::filesystem::path binary;  // XRAY_BENCH_BINARY: the real log's executable, for names
+    bool made = false;             // path is our temporary file
 };
 
 const BenchLog& bench_log() {
@@ -126,6 +134,7 @@ const BenchLog& bench_log() {
     static const bool loaded = [] {
         if (const char* real = std::getenv("XRAY_BENCH_LOG")) {
             log.path = real;
+            if (const char* binary = std::getenv("XRAY_BENCH_BINARY")) log.binary = binary;
             std::ifstream in(log.path, std::ios::binary);
             log.bytes.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
             return true;
@@ -173,45 +182,80 @@ class CountingSink : public apc::FrameSink {
     std::uint64_t bytes = 0;
 };
 
-// The source as the capture engine drives it, optionally with the encoder after it.
-void run_source(benchmark::State& state, bool encode) {
+// Every frame body, kept: what the encoder makes of the log, for the writing-alone benchmark.
+class KeepingSink : public apc::FrameSink {
+  public:
+    void frame(std::span<const std::uint8_t> body) override {
+        frames.emplace_back(body.begin(), body.end());
+    }
+    std::vector<std::vector<std::uint8_t>> frames;
+};
+
+// A fresh .apc directory per iteration, as a user's conversion writes (a directory that holds
+// an old capture costs more: its page cache is freed); removed afterwards.
+class ScratchCapture {
+  public:
+    ScratchCapture()
+        : dir_(std::filesystem::temp_directory_path() /
+               ("apcgate-xray-bench-" + std::to_string(::getpid()) + ".apc")) {
+        std::filesystem::remove_all(dir_);
+    }
+    ~ScratchCapture() { std::filesystem::remove_all(dir_); }
+    ScratchCapture(const ScratchCapture&) = delete;
+    ScratchCapture& operator=(const ScratchCapture&) = delete;
+    [[nodiscard]] const std::filesystem::path& dir() const { return dir_; }
+
+  private:
+    std::filesystem::path dir_;
+};
+
+// The source as the capture engine drives it, optionally with the encoder after it and the
+// frames written to `sink` (the sink's flush() after each poll, as the engine does).
+void run_source(benchmark::State& state, apc::FrameSink* sink, daemon::CaptureSink* flushed) {
     const BenchLog& log = bench_log();
     std::uint64_t events = 0;
-    for (auto _ : state) {
-        auto source = XraySource::open({log.path, {}});
-        if (!source) {
-            state.SkipWithError(source.error().to_string().c_str());
-            return;
-        }
-        model::CounterCatalog catalog;
-        (*source)->declare(catalog);
-        const auto counters = model::CaptureCounters::assign(catalog, catalog.defaults());
-        model::CaptureSettings settings;
-        if (!(*source)->start({settings, counters, (*source)->time_origin()}))
-            state.SkipWithError("start");
-        CountingSink sink;
-        apc::Encoder encoder(counters, sink);
-        encoder.summary(apc::SummaryInfo{});
-        std::vector<model::Event> out;
-        events = 0;
-        for (;;) {
-            const PollResult r = (*source)->poll(0, out);
-            for (const auto& e : out) events += model::event_count(e);  // annotations, not runs
-            if (encode) {
-                for (auto& e : out) encoder.add(e);
-                encoder.flush();
-            }
-            out.clear();
-            if (r.finished) break;
-        }
-        benchmark::DoNotOptimize(sink.bytes);
+    auto source = XraySource::open({log.path, log.binary});
+    if (!source) {
+        state.SkipWithError(source.error().to_string().c_str());
+        return;
     }
+    model::CounterCatalog catalog;
+    (*source)->declare(catalog);
+    const auto counters = model::CaptureCounters::assign(catalog, catalog.defaults());
+    model::CaptureSettings settings;
+    if (!(*source)->start({settings, counters, (*source)->time_origin()})) {
+        state.SkipWithError("start");
+        return;
+    }
+    std::optional<apc::Encoder> encoder;
+    if (sink != nullptr) {
+        encoder.emplace(counters, *sink);
+        encoder->summary(apc::SummaryInfo{});
+    }
+    std::vector<model::Event> out;
+    for (;;) {
+        const PollResult r = (*source)->poll(0, out);
+        for (const auto& e : out) events += model::event_count(e);  // annotations, not runs
+        if (encoder) {
+            for (auto& e : out) encoder->add(e);
+            encoder->flush();
+            if (flushed != nullptr) flushed->flush();
+        }
+        out.clear();
+        if (r.finished) break;
+    }
+    if (flushed != nullptr) flushed->finish();
     state.counters["model_events"] = static_cast<double>(events);
-    state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * log.bytes.size()));
+}
+
+void set_rates(benchmark::State& state) {
+    state.SetBytesProcessed(
+        static_cast<std::int64_t>(state.iterations() * bench_log().bytes.size()));
 }
 
 void BM_XrayToModelEvents(benchmark::State& state) {
-    run_source(state, false);
+    for (auto _ : state) run_source(state, nullptr, nullptr);
+    set_rates(state);
 }
 BENCHMARK(BM_XrayToModelEvents)
     ->Unit(benchmark::kMillisecond)
@@ -219,12 +263,72 @@ BENCHMARK(BM_XrayToModelEvents)
     ->UseRealTime();
 
 void BM_XrayToApcFrames(benchmark::State& state) {
-    run_source(state, true);
+    for (auto _ : state) {
+        CountingSink sink;
+        run_source(state, &sink, nullptr);
+        benchmark::DoNotOptimize(sink.bytes);
+    }
+    set_rates(state);
 }
 BENCHMARK(BM_XrayToApcFrames)
     ->Unit(benchmark::kMillisecond)
     ->MeasureProcessCPUTime()
     ->UseRealTime();
+
+// `apcgate convert` but for the XML documents: into a fresh .apc directory, fsync()ed.
+void BM_XrayToApcDirectory(benchmark::State& state) {
+    for (auto _ : state) {
+        state.PauseTiming();
+        auto scratch = std::make_unique<ScratchCapture>();
+        state.ResumeTiming();
+        auto dir = daemon::ApcDirectory::create(scratch->dir(), false);
+        if (!dir) {
+            state.SkipWithError(dir.error().to_string().c_str());
+            return;
+        }
+        run_source(state, dir->get(), dir->get());
+        state.PauseTiming();
+        if (!(*dir)->status()) state.SkipWithError((*dir)->status().error().to_string().c_str());
+        dir->reset();
+        scratch.reset();
+        state.ResumeTiming();
+    }
+    set_rates(state);
+}
+BENCHMARK(BM_XrayToApcDirectory)
+    ->Unit(benchmark::kMillisecond)
+    ->MeasureProcessCPUTime()
+    ->UseRealTime();
+
+// Only the writing of what the conversion writes: the frames, encoded beforehand, through the
+// same sink in the same order and flushes. With BM_XrayReader it bounds from below what any
+// mapping and encoding could make of the conversion on this machine.
+void BM_ApcDirectoryWriteAlone(benchmark::State& state) {
+    KeepingSink kept;
+    run_source(state, &kept, nullptr);
+    std::uint64_t bytes = 0;
+    for (const auto& f : kept.frames) bytes += f.size();
+    for (auto _ : state) {
+        state.PauseTiming();
+        auto scratch = std::make_unique<ScratchCapture>();
+        state.ResumeTiming();
+        auto dir = daemon::ApcDirectory::create(scratch->dir(), false);
+        if (!dir) {
+            state.SkipWithError(dir.error().to_string().c_str());
+            return;
+        }
+        for (const auto& f : kept.frames) (*dir)->frame(f);
+        (*dir)->finish();
+        state.PauseTiming();
+        if (!(*dir)->status()) state.SkipWithError((*dir)->status().error().to_string().c_str());
+        dir->reset();
+        scratch.reset();
+        state.ResumeTiming();
+    }
+    state.counters["output_bytes"] = static_cast<double>(bytes);
+    set_rates(state);
+}
+BENCHMARK(BM_ApcDirectoryWriteAlone)->Unit(benchmark::kMillisecond)->MeasureProcessCPUTime();
 
 }  // namespace
 }  // namespace apcgate::collectors::xray

@@ -106,11 +106,18 @@ void TextInputs::on_fifo() {
         fifo_paused_ = true;
         return;
     }
-    if (!read_lines(fifo_.get(), fifo_lines_, config_.fifo_tid)) {
-        reactor_.forget(fifo_.get());
-        fifo_.reset();
-        open_fifo();
-    }
+    if (!read_lines(fifo_.get(), fifo_lines_, config_.fifo_tid)) reopen_fifo();
+}
+
+// The last writer closed. The next may already have opened the FIFO (this descriptor kept it
+// open) and even written and closed: the new descriptor is opened before this one is closed,
+// so the FIFO never goes without a reader. Its pipe, and what such a writer wrote into it, then
+// stays and is read from the new one; closed first, the pipe would be freed with those lines
+// (or a write in that moment would fail with EPIPE).
+void TextInputs::reopen_fifo() {
+    const Fd last = std::move(fifo_);
+    reactor_.forget(last.get());
+    open_fifo();
 }
 
 void TextInputs::on_listener() {

@@ -53,6 +53,7 @@ class TextInputs {
         bool paused = false;
     };
     void open_fifo();
+    void reopen_fifo();
     void deliver(TextLine line, std::int32_t tid);
     // Reads once from fd into the tokenizer; false at end of file or error.
     bool read_lines(int fd, TextLineTokenizer& lines, std::int32_t tid);

@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <csignal>
 #include <set>
 #include <thread>
 
@@ -443,6 +444,34 @@ TEST_F(SourceTest, TextLinesFromTheFifoAndTheSocket) {
                   {77, "no newline"}, {77, "phase 2"}, {77, "red"}, {me, "last"}, {me, "sock"}}));
     EXPECT_EQ(source_->stats().text_bad, 1U);
     EXPECT_TRUE(logged("starts with 0x1C"));
+}
+
+// `for i in ...; do echo $i > fifo; done`: each writer opens, writes and closes, and the next
+// may open the FIFO while the source still reacts to the last one's close (its descriptor keeps
+// the FIFO open for a moment). No line may be lost then, and no write may fail with EPIPE.
+TEST_F(SourceTest, FifoWritersOneAfterAnotherLoseNoLine) {
+    make();
+    start();
+    constexpr int kLines = 5000;
+    const auto previous = std::signal(SIGPIPE, SIG_IGN);  // EPIPE as an error, not death
+    int failed = 0;
+    for (int i = 0; i < kLines; ++i) {
+        const std::string line = "line " + std::to_string(i) + "\n";
+        const int fd = ::open(config_.text_fifo.c_str(), O_WRONLY | O_CLOEXEC);
+        if (fd < 0 || ::write(fd, line.data(), line.size()) != static_cast<ssize_t>(line.size()))
+            ++failed;
+        if (fd >= 0) ::close(fd);
+    }
+    std::signal(SIGPIPE, previous);
+    EXPECT_EQ(failed, 0) << "writes that failed";
+    EXPECT_TRUE(poll_until([&] { return source_->stats().text_lines == kLines; }, 5s))
+        << source_->stats().text_lines << " of " << kLines << " lines arrived";
+    stop();
+    std::set<std::string> texts;
+    for (const auto& e : events_)
+        if (const auto* a = std::get_if<model::Annotation>(&e))
+            texts.insert(std::get<model::TextAnnotation>(a->body).text);
+    EXPECT_EQ(texts.size(), static_cast<std::size_t>(kLines));
 }
 
 TEST_F(SourceTest, ASecondDaemonOnTheSameNamesWarnsAndTheFirstKeepsWorking) {

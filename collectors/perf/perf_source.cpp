@@ -126,6 +126,7 @@ Status PerfSource::start(const CaptureContext& ctx) {
     rc.zero_monotonic_ns = ctx.zero_monotonic_ns;
     rc.counter_period = c->plan.counter_period;
     rc.lost_key = c->plan.lost_key;
+    if (options_.queued_events != 0) rc.queue_cap = options_.queued_events;
     rc.log = options_.log;
     c->reader = std::make_unique<PerfReader>(*c->session, c->layouts, c->normalizer, c->mapper,
                                              c->report, rc);

@@ -36,6 +36,9 @@ struct PerfOptions {
     LogFn log;
     std::optional<std::vector<pmu::DetectedPmu>> pmus;  // empty: what libpfm4 detects
     std::size_t ring_bytes = 0;  // per CPU; 0: ring_bytes_for() (capture_plan.hpp)
+    // Mapped events the reader holds for poll() at most before it leaves the rings to fill
+    // (the kernel then counts what it drops); 0: ReaderConfig's default.
+    std::size_t queued_events = 0;
 };
 
 // At most this many events leave the source per poll (memory stays bounded per step).

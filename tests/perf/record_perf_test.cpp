@@ -72,7 +72,7 @@ TEST(PerfRecord, FollowsACommandFromItsExecWithNamesSwitchesAndSamples) {
     ASSERT_EQ(rc, 0) << log;
     EXPECT_NE(log.find("command exited"), std::string::npos) << log;
     const auto tids = read_tids(dir / "tids");
-    ASSERT_EQ(tids.size(), 3U);
+    ASSERT_EQ(tids.size(), 3U) << log;
     const CaptureFiles c = read_capture(out);
 
     const auto sw = switches_per_tid(c);

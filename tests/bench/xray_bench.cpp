@@ -254,6 +254,7 @@ void set_rates(benchmark::State& state) {
 }
 
 void BM_XrayToModelEvents(benchmark::State& state) {
+    bench_log();  // made (or read) before the timing starts
     for (auto _ : state) run_source(state, nullptr, nullptr);
     set_rates(state);
 }
@@ -263,6 +264,7 @@ BENCHMARK(BM_XrayToModelEvents)
     ->UseRealTime();
 
 void BM_XrayToApcFrames(benchmark::State& state) {
+    bench_log();  // made (or read) before the timing starts
     for (auto _ : state) {
         CountingSink sink;
         run_source(state, &sink, nullptr);
@@ -275,23 +277,34 @@ BENCHMARK(BM_XrayToApcFrames)
     ->MeasureProcessCPUTime()
     ->UseRealTime();
 
+// One iteration's writing into a fresh .apc directory, made and removed outside the timing
+// (removing frees the last one's page cache); false when the directory failed.
+template <typename Write>
+bool into_fresh_capture(benchmark::State& state, Write write) {
+    state.PauseTiming();
+    auto scratch = std::make_unique<ScratchCapture>();
+    state.ResumeTiming();
+    auto dir = daemon::ApcDirectory::create(scratch->dir(), false);
+    if (!dir) {
+        state.SkipWithError(dir.error().to_string().c_str());
+        return false;
+    }
+    write(**dir);
+    state.PauseTiming();
+    const bool ok = static_cast<bool>((*dir)->status());
+    if (!ok) state.SkipWithError((*dir)->status().error().to_string().c_str());
+    dir->reset();
+    scratch.reset();
+    state.ResumeTiming();
+    return ok;
+}
+
 // `apcgate convert` but for the XML documents: into a fresh .apc directory, fsync()ed.
 void BM_XrayToApcDirectory(benchmark::State& state) {
+    bench_log();  // made (or read) before the timing starts
     for (auto _ : state) {
-        state.PauseTiming();
-        auto scratch = std::make_unique<ScratchCapture>();
-        state.ResumeTiming();
-        auto dir = daemon::ApcDirectory::create(scratch->dir(), false);
-        if (!dir) {
-            state.SkipWithError(dir.error().to_string().c_str());
+        if (!into_fresh_capture(state, [&](daemon::ApcDirectory& d) { run_source(state, &d, &d); }))
             return;
-        }
-        run_source(state, dir->get(), dir->get());
-        state.PauseTiming();
-        if (!(*dir)->status()) state.SkipWithError((*dir)->status().error().to_string().c_str());
-        dir->reset();
-        scratch.reset();
-        state.ResumeTiming();
     }
     set_rates(state);
 }
@@ -301,29 +314,19 @@ BENCHMARK(BM_XrayToApcDirectory)
     ->UseRealTime();
 
 // Only the writing of what the conversion writes: the frames, encoded beforehand, through the
-// same sink in the same order and flushes. With BM_XrayReader it bounds from below what any
-// mapping and encoding could make of the conversion on this machine.
+// same sink in the same order. With BM_XrayReader it bounds from below what any mapping and
+// encoding could make of the conversion on this machine.
 void BM_ApcDirectoryWriteAlone(benchmark::State& state) {
     KeepingSink kept;
     run_source(state, &kept, nullptr);
     std::uint64_t bytes = 0;
     for (const auto& f : kept.frames) bytes += f.size();
     for (auto _ : state) {
-        state.PauseTiming();
-        auto scratch = std::make_unique<ScratchCapture>();
-        state.ResumeTiming();
-        auto dir = daemon::ApcDirectory::create(scratch->dir(), false);
-        if (!dir) {
-            state.SkipWithError(dir.error().to_string().c_str());
-            return;
-        }
-        for (const auto& f : kept.frames) (*dir)->frame(f);
-        (*dir)->finish();
-        state.PauseTiming();
-        if (!(*dir)->status()) state.SkipWithError((*dir)->status().error().to_string().c_str());
-        dir->reset();
-        scratch.reset();
-        state.ResumeTiming();
+        const bool ok = into_fresh_capture(state, [&](daemon::ApcDirectory& d) {
+            for (const auto& f : kept.frames) d.frame(f);
+            d.finish();
+        });
+        if (!ok) return;
     }
     state.counters["output_bytes"] = static_cast<double>(bytes);
     set_rates(state);

@@ -62,11 +62,7 @@ void SpanMapper::event(model::Nanos ts, std::uint32_t thread, const ThreadInfo& 
                     text_ = call_text(text, args);
                     text = text_;
                 }
-                if (depth < s.channels.size() && s.channels[depth] >= 0) {
-                    emit(ts, s.core, info.tid, s.channels[depth], text, out);  // the common case
-                } else {
-                    open(ts, info, s, depth, text, out);
-                }
+                open(ts, info, s, depth, text, out);
                 stats_.mapped(entry_stat(e.kind));
                 if (!args.empty()) stats_.mapped(Stat::CallArgument, args.size());
             }
@@ -74,20 +70,9 @@ void SpanMapper::event(model::Nanos ts, std::uint32_t thread, const ThreadInfo& 
             return;
         }
         case CallKind::Exit:
-        case CallKind::TailExit: {
-            // The common case first: the call on top exits, on a channel already named (only
-            // depths below kMaxDepth ever get one). exit() handles every other case.
-            const std::size_t n = s.stack.size();
-            if (n != 0 && s.stack[n - 1] == e.function && n - 1 < s.channels.size() &&
-                s.channels[n - 1] >= 0) {
-                s.stack.pop_back();
-                stats_.mapped(exit_stat(e.kind));
-                emit(ts, s.core, info.tid, s.channels[n - 1], {}, out);
-                return;
-            }
+        case CallKind::TailExit:
             exit(ts, info, s, e, out);
             return;
-        }
         case CallKind::CustomEvent:
             note(ts, info, s, event_text("custom", payload), out);
             stats_.mapped(Stat::CustomEvent);

@@ -42,7 +42,38 @@ class SpanMapper {
     SpanMapper(FunctionNames& names, Stats& stats, std::string program, std::string image)
         : names_(names), stats_(stats), program_(std::move(program)), image_(std::move(image)) {}
 
-    // `ts` is the event's time on the capture's timeline.
+    // Maps `e` when it is one of the two events nearly every call is: an entry without
+    // arguments, or the exit of the call on top, on a thread already named at a depth whose
+    // channel is known. False, and nothing done, for anything else (event() maps every event;
+    // the caller tries this first). Forced inline into the caller's loop: out of line, event()'s
+    // call with its seven arguments cost about as much as this mapping (BM_XrayToModelEvents on
+    // one core: 180 -> 158 ms).
+    [[gnu::always_inline]] bool common_call(model::Nanos ts, std::uint32_t thread,
+                                            std::int32_t tid, const CallEvent& e,
+                                            std::vector<model::Event>& out) {
+        if (thread >= threads_.size()) return false;
+        ThreadState& s = threads_[thread];
+        if (!s.named) return false;
+        const std::size_t n = s.stack.size();
+        if (e.kind == CallKind::Enter) {
+            if (n >= kMaxDepth || n >= s.channels.size() || s.channels[n] < 0) return false;
+            s.core = e.cpu;
+            emit(ts, s.core, tid, s.channels[n], names_.name(e.function), out);
+            stats_.mapped(Stat::FunctionEnter);
+            s.stack.push_back(e.function);
+            return true;
+        }
+        if (!is_exit(e.kind) || n == 0 || s.stack[n - 1] != e.function ||
+            n - 1 >= s.channels.size() || s.channels[n - 1] < 0)
+            return false;
+        s.core = e.cpu;
+        s.stack.pop_back();
+        stats_.mapped(e.kind == CallKind::TailExit ? Stat::FunctionTailExit : Stat::FunctionExit);
+        emit(ts, s.core, tid, s.channels[n - 1], {}, out);
+        return true;
+    }
+
+    // Maps any event. `ts` is the event's time on the capture's timeline.
     void event(model::Nanos ts, std::uint32_t thread, const ThreadInfo& info, const CallEvent& e,
                std::span<const std::uint64_t> args, std::span<const std::uint8_t> payload,
                std::vector<model::Event>& out);
@@ -77,8 +108,9 @@ class SpanMapper {
     static std::int32_t channel_of(const model::Event& just_made);
     // Appends a span annotation to the SpanRun at the end of `out` (inline: every call goes
     // through here twice).
-    void emit(model::Nanos ts, std::int32_t core, std::int32_t tid, std::int32_t channel,
-              std::string_view text, std::vector<model::Event>& out) {
+    [[gnu::always_inline]] void emit(model::Nanos ts, std::int32_t core, std::int32_t tid,
+                                     std::int32_t channel, std::string_view text,
+                                     std::vector<model::Event>& out) {
         model::SpanRun* run = out.empty() ? nullptr : std::get_if<model::SpanRun>(&out.back());
         if (run == nullptr || !run->fits(text.size())) run = &new_run(out);
         run->add(ts, core, tid, channel, text);

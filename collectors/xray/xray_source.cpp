@@ -145,8 +145,9 @@ bool XraySource::map_batch(std::vector<model::Event>& out) {
             const model::Nanos ts = e.ns - zero_;
             rates_.advance(ts, out);
             if (is_entry(e.kind)) rates_.count_call(m.thread);
-            mapper_->event(ts, m.thread, info, e, reader_->args(m.thread, e), reader_->payload(e),
-                           out);
+            if (!mapper_->common_call(ts, m.thread, info.tid, e, out))
+                mapper_->event(ts, m.thread, info, e, reader_->args(m.thread, e),
+                               reader_->payload(e), out);
             decode_watermark_ = ts;
         }
     }

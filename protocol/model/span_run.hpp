@@ -45,7 +45,7 @@ struct SpanRun {
              std::string_view text) {
         items.push_back(SpanItem{t, static_cast<std::uint32_t>(texts.size()),
                                  static_cast<std::uint32_t>(text.size()), core, tid, channel});
-        texts.append(text);
+        if (!text.empty()) texts.append(text);  // half of them are empty (a span's end)
     }
     [[nodiscard]] bool fits(std::size_t text_bytes) const {
         return texts.size() + text_bytes < UINT32_MAX;

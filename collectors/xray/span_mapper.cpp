@@ -13,13 +13,6 @@ namespace {
 // mostly short.
 constexpr std::size_t kTextReserve = 12;
 
-Stat entry_stat(CallKind k) {
-    return k == CallKind::EnterArgs ? Stat::FunctionEnterArgs : Stat::FunctionEnter;
-}
-Stat exit_stat(CallKind k) {
-    return k == CallKind::TailExit ? Stat::FunctionTailExit : Stat::FunctionExit;
-}
-
 }  // namespace
 
 std::string SpanMapper::thread_label(const std::string& program, const ThreadInfo& info) {

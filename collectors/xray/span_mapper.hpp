@@ -68,7 +68,7 @@ class SpanMapper {
             return false;
         s.core = e.cpu;
         s.stack.pop_back();
-        stats_.mapped(e.kind == CallKind::TailExit ? Stat::FunctionTailExit : Stat::FunctionExit);
+        stats_.mapped(exit_stat(e.kind));
         emit(ts, s.core, tid, s.channels[n - 1], {}, out);
         return true;
     }
@@ -88,6 +88,12 @@ class SpanMapper {
     void budget(std::size_t annotations) { budget_ = annotations; }
 
   private:
+    static Stat entry_stat(CallKind k) {
+        return k == CallKind::EnterArgs ? Stat::FunctionEnterArgs : Stat::FunctionEnter;
+    }
+    static Stat exit_stat(CallKind k) {
+        return k == CallKind::TailExit ? Stat::FunctionTailExit : Stat::FunctionExit;
+    }
     struct ThreadState {
         std::vector<std::uint32_t> stack;    // function ids of the open calls, outermost first
         std::vector<std::int32_t> channels;  // SpanChannels' channel id by depth, -1 unknown

@@ -209,9 +209,9 @@ class ScratchCapture {
     std::filesystem::path dir_;
 };
 
-// The source as the capture engine drives it, optionally with the encoder after it and the
-// frames written to `sink` (the sink's flush() after each poll, as the engine does).
-void run_source(benchmark::State& state, apc::FrameSink* sink, daemon::CaptureSink* flushed) {
+// The source as the capture engine drives it; with a `sink`, the encoder after it, its frames
+// handed to `sink` (a capture sink is flushed after each poll and finished, as the engine does).
+void run_source(benchmark::State& state, apc::FrameSink* sink) {
     const BenchLog& log = bench_log();
     std::uint64_t events = 0;
     auto source = XraySource::open({log.path, log.binary});
@@ -227,6 +227,7 @@ void run_source(benchmark::State& state, apc::FrameSink* sink, daemon::CaptureSi
         state.SkipWithError("start");
         return;
     }
+    auto* const flushed = dynamic_cast<daemon::CaptureSink*>(sink);
     std::optional<apc::Encoder> encoder;
     if (sink != nullptr) {
         encoder.emplace(counters, *sink);
@@ -255,7 +256,7 @@ void set_rates(benchmark::State& state) {
 
 void BM_XrayToModelEvents(benchmark::State& state) {
     bench_log();  // made (or read) before the timing starts
-    for (auto _ : state) run_source(state, nullptr, nullptr);
+    for (auto _ : state) run_source(state, nullptr);
     set_rates(state);
 }
 BENCHMARK(BM_XrayToModelEvents)
@@ -267,7 +268,7 @@ void BM_XrayToApcFrames(benchmark::State& state) {
     bench_log();  // made (or read) before the timing starts
     for (auto _ : state) {
         CountingSink sink;
-        run_source(state, &sink, nullptr);
+        run_source(state, &sink);
         benchmark::DoNotOptimize(sink.bytes);
     }
     set_rates(state);
@@ -303,7 +304,7 @@ bool into_fresh_capture(benchmark::State& state, Write write) {
 void BM_XrayToApcDirectory(benchmark::State& state) {
     bench_log();  // made (or read) before the timing starts
     for (auto _ : state) {
-        if (!into_fresh_capture(state, [&](daemon::ApcDirectory& d) { run_source(state, &d, &d); }))
+        if (!into_fresh_capture(state, [&](daemon::ApcDirectory& d) { run_source(state, &d); }))
             return;
     }
     set_rates(state);
@@ -318,7 +319,7 @@ BENCHMARK(BM_XrayToApcDirectory)
 // encoding could make of the conversion on this machine.
 void BM_ApcDirectoryWriteAlone(benchmark::State& state) {
     KeepingSink kept;
-    run_source(state, &kept, nullptr);
+    run_source(state, &kept);
     std::uint64_t bytes = 0;
     for (const auto& f : kept.frames) bytes += f.size();
     for (auto _ : state) {

@@ -48,9 +48,8 @@ class SpanMapper {
     // the caller tries this first). Forced inline into the caller's loop: out of line, event()'s
     // call with its seven arguments cost about as much as this mapping (BM_XrayToModelEvents on
     // one core: 180 -> 158 ms).
-    [[gnu::always_inline]] bool common_call(model::Nanos ts, std::uint32_t thread,
-                                            std::int32_t tid, const CallEvent& e,
-                                            std::vector<model::Event>& out) {
+    [[gnu::always_inline]] bool common_call(model::Nanos ts, std::uint32_t thread, std::int32_t tid,
+                                            const CallEvent& e, std::vector<model::Event>& out) {
         if (thread >= threads_.size()) return false;
         ThreadState& s = threads_[thread];
         if (!s.named) return false;

@@ -1,14 +1,14 @@
 // XRay ingester throughput on a large FDR v5 log (64 MiB, the default; XRAY_BENCH_LOG=path
-// takes a real one instead, XRAY_BENCH_BINARY=path its executable for names): the reader alone (header, index, every buffer tokenized, verified
-// and expanded, threads merged in time order), the reader plus the mapping to model events
-// (spans, counters), and that plus the APC encoder — what `apcgate convert` does short of
-// writing the file; then `convert` whole, into a real .apc directory (ApcDirectory, the sink
-// `convert` uses); and, for the floor any design of the middle meets, the writing alone: the
-// same frames, encoded beforehand, through the same sink. Bytes processed are input bytes in
-// every one, so the rates read as MB/s of log and the parts compare directly. The source
-// decodes on a thread of its own, so its benchmarks measure the whole process's CPU time (kernel
-// time included: the writing is mostly that) and report rates per second of wall time (the CPU
-// column says what all threads spent).
+// takes a real one instead, XRAY_BENCH_BINARY=path its executable for names): the reader alone
+// (header, index, every buffer tokenized, verified and expanded, threads merged in time order), the
+// reader plus the mapping to model events (spans, counters), and that plus the APC encoder — what
+// `apcgate convert` does short of writing the file; then `convert` whole, into a real .apc
+// directory (ApcDirectory, the sink `convert` uses); and, for the floor any design of the middle
+// meets, the writing alone: the same frames, encoded beforehand, through the same sink. Bytes
+// processed are input bytes in every one, so the rates read as MB/s of log and the parts compare
+// directly. The source decodes on a thread of its own, so its benchmarks measure the whole
+// process's CPU time (kernel time included: the writing is mostly that) and report rates per second
+// of wall time (the CPU column says what all threads spent).
 //
 // The synthesized log looks like the runtime's: 4 threads, 64 KiB buffers of NewBuffer,
 // WallClockTime, Pid, NewCPUId and then function records of a call tree 6 deep (one call in 16

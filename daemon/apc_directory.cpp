@@ -2,8 +2,10 @@
 
 #include <fcntl.h>
 #include <sys/stat.h>
+#include <sys/uio.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <string>
@@ -21,14 +23,22 @@ Error os_error(const std::filesystem::path& path, std::string_view what) {
     return e;
 }
 
-// write() until done; regular files may still return short counts (e.g. disk full).
-bool write_all(int fd, const std::uint8_t* data, std::size_t size) {
-    while (size > 0) {
-        const ssize_t n = ::write(fd, data, size);
+// Writes `first` then `second` with writev() until done; regular files may still return short
+// counts (e.g. disk full).
+bool write_all(int fd, std::span<const std::uint8_t> first, std::span<const std::uint8_t> second) {
+    while (!first.empty() || !second.empty()) {
+        // NOLINTBEGIN(cppcoreguidelines-pro-type-const-cast): iovec is for reading and writing
+        iovec io[2] = {{const_cast<std::uint8_t*>(first.data()), first.size()},
+                       {const_cast<std::uint8_t*>(second.data()), second.size()}};
+        // NOLINTEND(cppcoreguidelines-pro-type-const-cast)
+        const bool both = !first.empty();
+        const ssize_t n = ::writev(fd, both ? io : io + 1, both ? 2 : 1);
         if (n < 0 && errno == EINTR) continue;
         if (n <= 0) return false;
-        data += n;
-        size -= static_cast<std::size_t>(n);
+        const auto done = static_cast<std::size_t>(n);
+        const std::size_t of_first = std::min(done, first.size());
+        first = first.subspan(of_first);
+        second = second.subspan(done - of_first);
     }
     return true;
 }
@@ -53,8 +63,12 @@ std::thread remove_aside(const std::filesystem::path& dir, const std::filesystem
 
 }  // namespace
 
-ApcDirectory::ApcDirectory(std::filesystem::path dir, UniqueFd data, std::thread remover)
-    : dir_(std::move(dir)), data_(std::move(data)), remover_(std::move(remover)) {}
+ApcDirectory::ApcDirectory(std::filesystem::path dir, UniqueFd data, std::thread remover,
+                           Durability durability)
+    : dir_(std::move(dir)),
+      data_(std::move(data)),
+      remover_(std::move(remover)),
+      durability_(durability) {}
 
 ApcDirectory::~ApcDirectory() {
     end_removal();
@@ -65,7 +79,7 @@ void ApcDirectory::end_removal() {
 }
 
 Result<std::unique_ptr<ApcDirectory>> ApcDirectory::create(const std::filesystem::path& dir,
-                                                           bool force) {
+                                                           bool force, Durability durability) {
     if (::mkdir(dir.c_str(), 0755) != 0) {
         if (errno != EEXIST) return os_error(dir, "cannot create capture directory");
         if (!force) {
@@ -88,7 +102,8 @@ Result<std::unique_ptr<ApcDirectory>> ApcDirectory::create(const std::filesystem
         if (remover.joinable()) remover.join();
         return e;
     }
-    return std::unique_ptr<ApcDirectory>(new ApcDirectory(dir, std::move(fd), std::move(remover)));
+    return std::unique_ptr<ApcDirectory>(
+        new ApcDirectory(dir, std::move(fd), std::move(remover), durability));
 }
 
 Status ApcDirectory::write_document(std::string_view name, std::string_view content) {
@@ -97,7 +112,8 @@ Status ApcDirectory::write_document(std::string_view name, std::string_view cont
     UniqueFd fd(::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644));
     if (!fd.valid()) return os_error(tmp, "cannot create");
     // NOLINTNEXTLINE(cppcoreguidelines-pro-type-reinterpret-cast): chars as bytes
-    if (!write_all(fd.get(), reinterpret_cast<const std::uint8_t*>(content.data()), content.size()))
+    const std::span bytes(reinterpret_cast<const std::uint8_t*>(content.data()), content.size());
+    if (!write_all(fd.get(), bytes, {}))
         return os_error(tmp, "cannot write");
     fd.reset();
     if (::rename(tmp.c_str(), final_path.c_str()) != 0) return os_error(final_path, "cannot rename");
@@ -114,25 +130,26 @@ void ApcDirectory::frame(std::span<const std::uint8_t> body) {
         return;
     }
     // A full frame (a converter writes hundreds of MB of them) goes to the file as it is, after
-    // what is pending, instead of being copied into the pending buffer first.
-    flush();
-    write(body.data(), body.size());
+    // what is pending, in one writev(), instead of being copied into the pending buffer first.
+    write(pending_, body);
+    pending_.clear();
 }
 
 void ApcDirectory::flush() {
     if (pending_.empty()) return;
-    write(pending_.data(), pending_.size());
+    write(pending_, {});
     pending_.clear();
 }
 
-void ApcDirectory::write(const std::uint8_t* data, std::size_t size) {
+void ApcDirectory::write(std::span<const std::uint8_t> first,
+                         std::span<const std::uint8_t> second) {
     if (!status_) return;
-    if (!write_all(data_.get(), data, size)) {
+    if (!write_all(data_.get(), first, second)) {
         status_ = os_error(dir_ / kApcDataFile, "cannot write APC data");
         return;
     }
-    file_bytes_ += size;
-    if (file_bytes_ - writeback_ >= kWritebackBytes) {
+    file_bytes_ += first.size() + second.size();
+    if (durability_ == Durability::Synced && file_bytes_ - writeback_ >= kWritebackBytes) {
         // Only a start (no waiting); errors, if any, are fsync()'s to report.
         ::sync_file_range(data_.get(), static_cast<off64_t>(writeback_),
                           static_cast<off64_t>(file_bytes_ - writeback_), SYNC_FILE_RANGE_WRITE);
@@ -142,7 +159,8 @@ void ApcDirectory::write(const std::uint8_t* data, std::size_t size) {
 
 void ApcDirectory::finish() {
     flush();
-    if (status_ && ::fsync(data_.get()) != 0) status_ = os_error(dir_ / kApcDataFile, "fsync");
+    if (durability_ == Durability::Synced && status_ && ::fsync(data_.get()) != 0)
+        status_ = os_error(dir_ / kApcDataFile, "fsync");
     end_removal();
 }
 

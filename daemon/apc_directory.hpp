@@ -8,12 +8,16 @@
 // Why the data file is handled so: a converter writes hundreds of MB at once, and two kernel
 // costs then rival the conversion itself. Truncating an old capture's data file frees its page
 // cache (tens of ms), so the old file is moved aside and deleted on a thread of its own while
-// the new one is written. The final fsync() waits for the whole file to reach the disk, so the
-// writeback of what is written is started every few MiB and runs while the capture goes on.
+// the new one is written. A Synced capture (a recording: what it saw happens once) ends with
+// fsync(), which waits for the whole file to reach the disk, so its writeback is started every
+// few MiB and runs while the capture goes on. A Cached one (a conversion: its input is still
+// there) is left to the kernel's writeback, as cp or llvm-xray leave theirs: fsync and the
+// early writeback cost a conversion about a tenth of its time.
 #pragma once
 
 #include <filesystem>
 #include <memory>
+#include <span>
 #include <string_view>
 #include <thread>
 #include <vector>
@@ -26,10 +30,13 @@ namespace apcgate::daemon {
 
 inline constexpr std::string_view kApcDataFile = "0000000000";
 
+// Whether finish() waits for the data file to reach the disk (see above).
+enum class Durability { Synced, Cached };
+
 class ApcDirectory final : public CaptureSink {
 public:
     static Result<std::unique_ptr<ApcDirectory>> create(const std::filesystem::path& dir,
-                                                        bool force);
+                                                        bool force, Durability durability);
     ~ApcDirectory() override;
     ApcDirectory(const ApcDirectory&) = delete;
     ApcDirectory& operator=(const ApcDirectory&) = delete;
@@ -47,8 +54,10 @@ public:
     [[nodiscard]] const std::filesystem::path& path() const { return dir_; }
 
 private:
-    ApcDirectory(std::filesystem::path dir, UniqueFd data, std::thread remover);
-    void write(const std::uint8_t* data, std::size_t size);
+    ApcDirectory(std::filesystem::path dir, UniqueFd data, std::thread remover,
+                 Durability durability);
+    // Appends `first` and then `second` to the data file.
+    void write(std::span<const std::uint8_t> first, std::span<const std::uint8_t> second);
     void end_removal();
 
     std::filesystem::path dir_;
@@ -58,6 +67,7 @@ private:
     std::uint64_t file_bytes_ = 0;  // written to the data file
     std::uint64_t writeback_ = 0;   // the file's bytes whose writeback was started
     std::thread remover_;           // deletes the old capture's data file, if any
+    Durability durability_;
     Status status_;
 };
 

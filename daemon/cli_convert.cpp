@@ -62,7 +62,7 @@ int run_convert(const ConvertOptions& o, std::ostream& out, std::ostream& err) {
     set.declare_all();
     if (set.target.name.empty()) set.target.name = "converted";
 
-    auto dir = ApcDirectory::create(o.output, o.force);
+    auto dir = ApcDirectory::create(o.output, o.force, Durability::Cached);
     if (!dir) {
         err << "apcgate convert: " << dir.error().to_string() << "\n";
         return dir.error().message.rfind("already exists", 0) == 0 ? kExitOutputExists : kExitFailure;

@@ -193,7 +193,7 @@ int run_record(const RecordOptions& o) {
     for (const auto& name : counters.ignored())
         spdlog::warn("counter {} is not available here", name);
 
-    auto dir = ApcDirectory::create(o.output, o.force);
+    auto dir = ApcDirectory::create(o.output, o.force, Durability::Synced);
     if (!dir) {
         spdlog::error("{}", dir.error().to_string());
         return dir.error().message.rfind("already exists", 0) == 0 ? kExitOutputExists

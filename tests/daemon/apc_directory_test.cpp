@@ -27,7 +27,7 @@ std::string slurp(const fs::path& p) {
 
 TEST(ApcDirectory, WritesLengthPrefixedFramesAtEachFlush) {
     const fs::path dir = fresh("frames");
-    auto d = ApcDirectory::create(dir, false);
+    auto d = ApcDirectory::create(dir, false, Durability::Synced);
     ASSERT_TRUE(d) << d.error().to_string();
     const std::vector<std::uint8_t> a{1, 2, 3}, b(300, 7);
     (*d)->frame(a);
@@ -46,7 +46,7 @@ TEST(ApcDirectory, WritesLengthPrefixedFramesAtEachFlush) {
 
 TEST(ApcDirectory, DocumentsAreReplacedWhole) {
     const fs::path dir = fresh("docs");
-    auto d = ApcDirectory::create(dir, false);
+    auto d = ApcDirectory::create(dir, false, Durability::Synced);
     ASSERT_TRUE(d);
     ASSERT_TRUE((*d)->write_document("captured.xml", "<captured/>"));
     ASSERT_TRUE((*d)->write_document("captured.xml", "<captured version=\"1\"/>"));
@@ -59,22 +59,27 @@ TEST(ApcDirectory, ExistingDirectoryNeedsForceAndKeepsOtherFiles) {
     const fs::path dir = fresh("exists");
     fs::create_directories(dir);
     std::ofstream(dir / "mine.txt") << "x";
-    auto refused = ApcDirectory::create(dir, false);
+    auto refused = ApcDirectory::create(dir, false, Durability::Synced);
     ASSERT_FALSE(refused);
     EXPECT_NE(refused.error().message.find("already exists"), std::string::npos);
-    auto forced = ApcDirectory::create(dir, true);
+    auto forced = ApcDirectory::create(dir, true, Durability::Synced);
     ASSERT_TRUE(forced);
     EXPECT_TRUE(fs::exists(dir / "mine.txt"));
     std::ofstream(dir / "file") << "x";
-    EXPECT_FALSE(ApcDirectory::create(dir / "file", true));  // not a directory
+    EXPECT_FALSE(ApcDirectory::create(dir / "file", true, Durability::Synced));  // not a directory
     fs::remove_all(dir);
 }
 
-TEST(ApcDirectory, ForceReplacesTheOldDataFileWhole) {
-    const fs::path dir = fresh("replace");
+// Either durability: a recording's (fsync, writeback started as it grows) and a conversion's
+// (left to the kernel) write the same file.
+class ApcDirectoryDurability : public testing::TestWithParam<Durability> {};
+
+TEST_P(ApcDirectoryDurability, ForceReplacesTheOldDataFileWhole) {
+    const fs::path dir =
+        fresh(GetParam() == Durability::Synced ? "replace-synced" : "replace-cached");
     fs::create_directories(dir);
     std::ofstream(dir / "0000000000") << std::string(100000, 'o');
-    auto d = ApcDirectory::create(dir, true);
+    auto d = ApcDirectory::create(dir, true, GetParam());
     ASSERT_TRUE(d) << d.error().to_string();
     EXPECT_EQ(fs::file_size(dir / "0000000000"), 0U);
     // Past the writeback step, in frames written directly and through the pending buffer.
@@ -89,6 +94,10 @@ TEST(ApcDirectory, ForceReplacesTheOldDataFileWhole) {
     ASSERT_EQ(data.size(), 4 * (4 + big.size() + 4 + small.size()));
     EXPECT_EQ(data.find('o'), std::string::npos);
     EXPECT_EQ(data.substr(0, 4), std::string("\x00\x00\x30\x00", 4));
+    // A big frame after a pending small one: one writev() of both, in order.
+    const std::size_t second = 4 + big.size() + 4 + small.size();
+    EXPECT_EQ(data.substr(second - small.size() - 4, 5), std::string("\x64\x00\x00\x00\x06", 5));
+    EXPECT_EQ(data.substr(second, 5), std::string("\x00\x00\x30\x00\x05", 5));
     EXPECT_EQ(std::count(data.begin(), data.end(), '\x06'), 400);
     // The old file, moved aside, is gone by the end of the capture.
     std::size_t files = 0;
@@ -99,6 +108,9 @@ TEST(ApcDirectory, ForceReplacesTheOldDataFileWhole) {
     EXPECT_EQ(files, 1U);
     fs::remove_all(dir);
 }
+
+INSTANTIATE_TEST_SUITE_P(BothModes, ApcDirectoryDurability,
+                         testing::Values(Durability::Synced, Durability::Cached));
 
 }  // namespace
 }  // namespace apcgate::daemon

@@ -71,6 +71,15 @@ void CaptureEngine::flush(model::Nanos now) {
     sink_.flush();
 }
 
+void CaptureEngine::encode_ready() {
+    merger_.release([this](model::Event& e) { encoder_.add(e); });
+    if (encoder_.stats().bytes - open_frames_sent_at_ >= kSendOpenFrames) {
+        encoder_.flush();
+        sink_.flush();
+        open_frames_sent_at_ = encoder_.stats().bytes;
+    }
+}
+
 void CaptureEngine::finish(model::Nanos now) {
     if (finished_) return;
     finished_ = true;

@@ -46,6 +46,12 @@ public:
     void poll_all(model::Nanos now);
     // Encodes what every source has vouched for up to `now` and sends the open frames.
     void flush(model::Nanos now);
+    // Encodes what every source has vouched for, for a conversion (no live rate to keep):
+    // frames go to the sink as they fill, and the open ones (streams that fill slowly:
+    // counters, names) each time kSendOpenFrames more bytes were encoded, rather than after
+    // every poll. Full frames are fewer, larger writes; no stream waits for the file's end.
+    void encode_ready();
+    static constexpr std::uint64_t kSendOpenFrames = 4 << 20;
     // Stops the sources, encodes everything left, sends it and tells the sink the capture ended.
     void finish(model::Nanos now);
 
@@ -76,6 +82,7 @@ private:
     std::vector<std::string> failed_;
     model::Nanos flush_period_;
     std::uint64_t events_ = 0;
+    std::uint64_t open_frames_sent_at_ = 0;  // encoded bytes when encode_ready() last sent them
     bool finished_ = false;
 };
 

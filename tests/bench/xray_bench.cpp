@@ -28,6 +28,7 @@
 #include "collectors/xray/xray_reader.hpp"
 #include "collectors/xray/xray_source.hpp"
 #include "daemon/apc_directory.hpp"
+#include "daemon/capture_engine.hpp"
 #include "protocol/apc/encoder.hpp"
 
 namespace apcgate::collectors::xray {
@@ -210,7 +211,8 @@ class ScratchCapture {
 };
 
 // The source as the capture engine drives it; with a `sink`, the encoder after it, its frames
-// handed to `sink` (a capture sink is flushed after each poll and finished, as the engine does).
+// handed to `sink` as CaptureEngine::encode_ready() hands them (open frames sent every
+// kSendOpenFrames bytes, a capture sink flushed then and finished at the end).
 void run_source(benchmark::State& state, apc::FrameSink* sink) {
     const BenchLog& log = bench_log();
     std::uint64_t events = 0;
@@ -234,17 +236,24 @@ void run_source(benchmark::State& state, apc::FrameSink* sink) {
         encoder->summary(apc::SummaryInfo{});
     }
     std::vector<model::Event> out;
+    std::uint64_t sent_at = 0;
+    const auto send_open_frames = [&] {
+        encoder->flush();
+        if (flushed != nullptr) flushed->flush();
+        sent_at = encoder->stats().bytes;
+    };
     for (;;) {
         const PollResult r = (*source)->poll(0, out);
         for (const auto& e : out) events += model::event_count(e);  // annotations, not runs
         if (encoder) {
             for (auto& e : out) encoder->add(e);
-            encoder->flush();
-            if (flushed != nullptr) flushed->flush();
+            if (encoder->stats().bytes - sent_at >= daemon::CaptureEngine::kSendOpenFrames)
+                send_open_frames();
         }
         out.clear();
         if (r.finished) break;
     }
+    if (encoder) send_open_frames();
     if (flushed != nullptr) flushed->finish();
     state.counters["model_events"] = static_cast<double>(events);
 }

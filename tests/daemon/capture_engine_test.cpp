@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "protocol/apc/decoder.hpp"
 #include "protocol/apc/frame_rules.hpp"
 
@@ -55,6 +57,43 @@ private:
     model::CounterKey key_ = 0;
     std::int64_t n_ = 0;
 };
+
+// Each poll: one counter sample (a stream that fills slowly) and one 30000-byte annotation.
+class BulkSource final : public collectors::Source {
+public:
+    [[nodiscard]] std::string_view name() const override { return "bulk"; }
+    Status start(const collectors::CaptureContext& ctx) override {
+        key_ = *ctx.counters.key("c0");
+        return {};
+    }
+    [[nodiscard]] model::Nanos poll_period() const override { return 1'000'000; }
+    collectors::PollResult poll(model::Nanos now, std::vector<model::Event>& out) override {
+        out.push_back(model::CounterSample{now, 0, key_, ++n_, -1});
+        out.push_back(model::Annotation{
+            now, 0, 7, model::StringAnnotation{1, std::nullopt, std::string(30000, 'a')}});
+        return {now, false};
+    }
+    void stop(model::Nanos /*now*/, std::vector<model::Event>& /*out*/) override {}
+
+private:
+    model::CounterKey key_ = 0;
+    std::int64_t n_ = 0;
+};
+
+std::vector<apc::DecodedFrame> decode_all(const MemorySink& sink) {
+    std::vector<apc::DecodedFrame> frames;
+    for (const auto& body : sink.frames) {
+        auto d = apc::decode_frame(body, 0);
+        EXPECT_TRUE(d) << d.error().to_string();
+        if (d) frames.push_back(std::move(d).value());
+    }
+    return frames;
+}
+
+std::size_t frames_of(const std::vector<apc::DecodedFrame>& frames, apc::FrameType t) {
+    return static_cast<std::size_t>(std::count_if(
+        frames.begin(), frames.end(), [t](const apc::DecodedFrame& f) { return f.type == t; }));
+}
 
 struct Fixture {
     model::CounterCatalog catalog;
@@ -114,6 +153,52 @@ TEST(CaptureEngine, MergesSourcesAndEncodesEverythingOnce) {
     EXPECT_EQ(fast_n, 22);  // 21 polls on the 10 ms grid plus the final one
     EXPECT_EQ(slow_n, 7);   // 0, 40 .. 200 ms, plus the final one
     EXPECT_EQ(byes, 2);
+}
+
+// A conversion's loop: frames leave as they fill, the slow streams' open frames every
+// kSendOpenFrames bytes, not after every poll; everything arrives once and in order.
+TEST(CaptureEngine, EncodeReadySendsFullFramesAndOpenOnesEveryFewMiB) {
+    Fixture f;
+    BulkSource bulk;
+    MemorySink sink;
+    CaptureEngine engine(f.plan({&bulk}), sink);
+    ASSERT_TRUE(engine.start());
+    for (int i = 0; i < 10; ++i) {
+        engine.poll_all(i * 1'000'000);
+        engine.encode_ready();
+    }
+    // 300000 annotation bytes: one full Annotate frame went; the counters wait in their frame.
+    auto frames = decode_all(sink);
+    EXPECT_EQ(frames_of(frames, apc::FrameType::Annotate), 1U);
+    EXPECT_EQ(frames_of(frames, apc::FrameType::BlockCounter), 0U);
+    const int polls = 300;  // about 9 MB: past kSendOpenFrames twice
+    for (int i = 10; i < polls; ++i) {
+        engine.poll_all(i * 1'000'000);
+        engine.encode_ready();
+    }
+    frames = decode_all(sink);
+    EXPECT_EQ(frames_of(frames, apc::FrameType::BlockCounter), 2U);
+    EXPECT_LT(frames.size(), static_cast<std::size_t>(polls) / 5);
+    engine.finish(polls * 1'000'000);
+
+    frames = decode_all(sink);
+    std::vector<model::CounterKey> keys;
+    for (const auto& k : engine.plan().counters.enabled()) keys.push_back(k.key);
+    EXPECT_TRUE(apc::check_frame_rules(frames, keys).empty());
+    auto events = apc::rebuild_events(frames);
+    ASSERT_TRUE(events);
+    int samples = 0, annotations = 0;
+    for (const auto& e : *events) {
+        if (std::holds_alternative<model::CounterSample>(e)) ++samples;
+        if (const auto* a = std::get_if<model::Annotation>(&e)) {
+            const auto* s = std::get_if<model::StringAnnotation>(&a->body);
+            ASSERT_NE(s, nullptr);
+            EXPECT_EQ(s->text.size(), 30000U);
+            ++annotations;
+        }
+    }
+    EXPECT_EQ(samples, polls + 1);  // and the final poll's
+    EXPECT_EQ(annotations, polls + 1);
 }
 
 TEST(CaptureEngine, AFailingSourceIsReportedAndTheOthersRun) {

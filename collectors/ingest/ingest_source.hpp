@@ -17,6 +17,7 @@
 #include <filesystem>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <span>
 #include <string>
 
@@ -31,7 +32,14 @@ struct IngestOptions {
     // CTF: the apcgate executable, run as the worker process libbabeltrace2 is confined to
     // (tests name the built binary: their own executable has no worker).
     std::filesystem::path self_exe = "/proc/self/exe";
+    // XRay: decode on a thread beside the engine (true) or in poll() (false); unset: a thread
+    // when the process may run on more than one CPU (usable_cpus()).
+    std::optional<bool> decoding_thread = std::nullopt;
 };
+
+// How many CPUs this process may run on (its affinity mask: `taskset`, cgroups' cpusets); 1
+// when that cannot be read.
+unsigned usable_cpus();
 
 class IngestSource : public Source {
 public:

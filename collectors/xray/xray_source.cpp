@@ -94,6 +94,11 @@ Status XraySource::start(const CaptureContext& ctx) {
     full_ = std::make_unique<ingest::BoundedQueue<Batch>>(kQueuedBatches);
     spare_ = std::make_unique<ingest::BoundedQueue<std::vector<model::Event>>>(kQueuedBatches + 1);
     stop_requested_ = false;
+    inline_ = !options_.decoding_thread.value_or(ingest::usable_cpus() > 1);
+    if (inline_) {
+        full_->close();  // nothing comes through it: stop() finds it empty
+        return {};
+    }
     try {
         decoder_ = std::thread([this] { decode(); });
     } catch (const std::system_error& e) {
@@ -105,22 +110,28 @@ Status XraySource::start(const CaptureContext& ctx) {
 
 void XraySource::decode() {
     for (bool done = false; !done;) {
-        Batch b;
-        if (auto spare = spare_->try_pop()) b.events = std::move(*spare);
-        b.events.reserve(kEventsPerBatch + kBatchSlack);
-        done = map_batch(b.events);
-        b.stats = std::exchange(reader_->stats(), Stats{});
-        if (decoded_->problem_count() != 0) {
-            b.problems = std::make_unique<ingest::IngestReport>(
-                std::exchange(*decoded_, ingest::IngestReport("xray", options_.input.string())));
-        }
-        b.watermark = decode_watermark_;
-        b.bytes_done = reader_->bytes_done();
-        b.finished = done;
+        auto spare = spare_->try_pop();
+        Batch b = next_batch(spare ? std::move(*spare) : std::vector<model::Event>{});
+        done = b.finished;
         if (!full_->push(std::move(b))) return;  // the source is going away
         if (stop_requested_.load(std::memory_order_relaxed)) break;
     }
     full_->close();  // after the last batch: poll() and stop() see the end
+}
+
+XraySource::Batch XraySource::next_batch(std::vector<model::Event> events) {
+    Batch b;
+    b.events = std::move(events);
+    b.events.reserve(kEventsPerBatch + kBatchSlack);
+    b.finished = map_batch(b.events);
+    b.stats = std::exchange(reader_->stats(), Stats{});
+    if (decoded_->problem_count() != 0) {
+        b.problems = std::make_unique<ingest::IngestReport>(
+            std::exchange(*decoded_, ingest::IngestReport("xray", options_.input.string())));
+    }
+    b.watermark = decode_watermark_;
+    b.bytes_done = reader_->bytes_done();
+    return b;
 }
 
 bool XraySource::map_batch(std::vector<model::Event>& out) {
@@ -172,7 +183,11 @@ void XraySource::take(Batch& b, std::vector<model::Event>& out) {
 
 PollResult XraySource::poll(model::Nanos /*now*/, std::vector<model::Event>& out) {
     if (finished_ || !full_) return {watermark_, true};
-    if (std::optional<Batch> b = full_->pop()) {
+    if (inline_) {
+        auto spare = spare_->try_pop();
+        Batch b = next_batch(spare ? std::move(*spare) : std::vector<model::Event>{});
+        take(b, out);
+    } else if (std::optional<Batch> b = full_->pop()) {
         take(*b, out);
     } else {
         finished_ = true;  // the thread ended without a last batch (stopped)

@@ -10,6 +10,10 @@
 // added to the report by poll(), on the engine's thread, which alone touches the report.
 // stop() (the capture ended before the log did) asks the thread to end after its next batch,
 // takes what it had decoded and closes the calls left open at the last event's time.
+//
+// A process confined to one CPU (a single-core board, `taskset -c 0`) gains nothing from the
+// thread and pays for handing every batch over (a switch per batch, the batch fetched again
+// from memory): there poll() decodes its batch itself (IngestOptions::decoding_thread).
 #pragma once
 
 #include <atomic>
@@ -62,8 +66,10 @@ class XraySource final : public ingest::IngestSource {
     explicit XraySource(ingest::IngestOptions options) : options_(std::move(options)) {}
     // Maps the log afresh and reads its header and index into a fresh report.
     Status load();
-    // The decoding thread's loop, and one batch of it (true when the log is done).
+    // The decoding thread's loop; one batch of it, made in `events` (an emptied vector, reused);
+    // and the mapping of that batch (true when the log is done).
     void decode();
+    Batch next_batch(std::vector<model::Event> events);
     bool map_batch(std::vector<model::Event>& out);
     // Adds a batch's counts to the report and moves its events to `out`.
     void take(Batch& batch, std::vector<model::Event>& out);
@@ -84,8 +90,9 @@ class XraySource final : public ingest::IngestSource {
     model::Nanos watermark_ = 0;  // of the batches taken (engine's thread)
     bool finished_ = false;
 
-    // The decoding thread's side. `decoded_` is where the decoders report problems; the thread
-    // moves it into each batch.
+    // The decoding side: the thread's, or poll()'s when `inline_`. `decoded_` is where the
+    // decoders report problems; each batch takes what it holds.
+    bool inline_ = false;
     std::unique_ptr<ingest::IngestReport> decoded_;
     model::Nanos decode_watermark_ = 0;
     std::unique_ptr<ingest::BoundedQueue<Batch>> full_;

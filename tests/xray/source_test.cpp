@@ -4,10 +4,12 @@
 // problems a report keeps), a capture stopped mid-log must close what it opened and keep what
 // was decoded, and a source dropped mid-log must not hang.
 #include <gtest/gtest.h>
+#include <sched.h>
 #include <unistd.h>
 
 #include <filesystem>
 #include <map>
+#include <optional>
 
 #include "collectors/xray/call_rate_counters.hpp"
 #include "collectors/xray/problem_handover.hpp"
@@ -23,6 +25,7 @@ namespace {
 
 using collectors::PollResult;
 using collectors::ingest::IngestReport;
+namespace ingest = collectors::ingest;
 using collectors::xray::XraySource;
 
 // Calls enough for many batches: `threads` threads of `calls` calls 3 deep (an argument every
@@ -119,9 +122,12 @@ struct Capture {
     model::CaptureSettings settings;
 };
 
-Capture started(const std::filesystem::path& log) {
+// `thread`: decode on the source's thread, or in poll() (a process on one CPU).
+Capture started(const std::filesystem::path& log, bool thread) {
     Capture c;
-    auto s = XraySource::open({log, {}});
+    ingest::IngestOptions options{log, {}};
+    options.decoding_thread = thread;
+    auto s = XraySource::open(options);
     EXPECT_TRUE(s) << (s ? "" : s.error().to_string());
     if (!s) return c;
     c.source = std::move(*s);
@@ -189,12 +195,15 @@ void expect_same_report(const IngestReport& got, const IngestReport& want) {
     }
 }
 
-TEST(XraySource, BatchesFromItsThreadEqualTheReaderAndMapperDrivenDirectly) {
+// Each test runs with the decoding thread and with decoding in poll().
+class XraySourceModes : public testing::TestWithParam<bool> {};
+
+TEST_P(XraySourceModes, BatchesEqualTheReaderAndMapperDrivenDirectly) {
     // 3 threads x 40000 calls: over 40 batches. 250 misplaced arguments: more problems than a
     // report keeps, all met on the decoding thread.
     const auto bytes = big_log(3, 40000, 250);
     TempLog log(bytes);
-    Capture c = started(log.path());
+    Capture c = started(log.path(), GetParam());
     ASSERT_TRUE(c.source);
     Encoded got(c.counters);
     std::vector<model::Event> out;
@@ -249,9 +258,9 @@ void expect_spans_closed(const std::vector<model::Event>& events) {
     for (const auto& [channel, n] : open) EXPECT_EQ(n, 0) << "channel " << channel;
 }
 
-TEST(XraySource, StopMidLogKeepsWhatWasDecodedAndClosesWhatItOpened) {
+TEST_P(XraySourceModes, StopMidLogKeepsWhatWasDecodedAndClosesWhatItOpened) {
     TempLog log(big_log(2, 60000));
-    Capture c = started(log.path());
+    Capture c = started(log.path(), GetParam());
     ASSERT_TRUE(c.source);
     std::vector<model::Event> all, out;
     const PollResult first = c.source->poll(0, out);
@@ -276,20 +285,20 @@ TEST(XraySource, StopMidLogKeepsWhatWasDecodedAndClosesWhatItOpened) {
     EXPECT_LT(report.bytes_done, report.bytes_total);
 }
 
-TEST(XraySource, DroppedMidLogWithoutStopEndsItsThread) {
+TEST_P(XraySourceModes, DroppedMidLogWithoutStopEndsCleanly) {
     TempLog log(big_log(2, 60000));
     for (int polls = 0; polls < 3; ++polls) {
-        Capture c = started(log.path());
+        Capture c = started(log.path(), GetParam());
         ASSERT_TRUE(c.source);
         std::vector<model::Event> out;
         for (int i = 0; i < polls; ++i) EXPECT_FALSE(c.source->poll(0, out).finished);
-        c.source.reset();  // must join the decoding thread, which may wait on a full queue
+        c.source.reset();  // joins a decoding thread, which may wait on a full queue
     }
 }
 
-TEST(XraySource, EveryCaptureReadsTheLogAfresh) {
+TEST_P(XraySourceModes, EveryCaptureReadsTheLogAfresh) {
     TempLog log(big_log(1, 3000));
-    Capture c = started(log.path());
+    Capture c = started(log.path(), GetParam());
     ASSERT_TRUE(c.source);
     std::vector<model::Event> first, out;
     while (!c.source->poll(0, out).finished) {
@@ -305,6 +314,90 @@ TEST(XraySource, EveryCaptureReadsTheLogAfresh) {
     b.encoder.flush();
     EXPECT_GT(expanded(first).size(), 9000U);
     EXPECT_TRUE(a.sink.bytes == b.sink.bytes);
+}
+
+INSTANTIATE_TEST_SUITE_P(XraySource, XraySourceModes, testing::Bool(),
+                         [](const testing::TestParamInfo<bool>& p) {
+                             return p.param ? "DecodingThread" : "DecodingInPoll";
+                         });
+
+std::size_t tasks_of_this_process() {
+    std::size_t n = 0;
+    for (const auto& e : std::filesystem::directory_iterator("/proc/self/task")) {
+        (void)e;
+        ++n;
+    }
+    return n;
+}
+
+// Confines the calling thread (and the threads it starts) to its first allowed CPU while alive.
+class OnOneCpu {
+  public:
+    OnOneCpu() {
+        CPU_ZERO(&all_);
+        EXPECT_EQ(::sched_getaffinity(0, sizeof(all_), &all_), 0);
+        cpu_set_t one;
+        CPU_ZERO(&one);
+        for (int c = 0; c < CPU_SETSIZE; ++c) {
+            if (CPU_ISSET(c, &all_)) {
+                CPU_SET(c, &one);
+                break;
+            }
+        }
+        EXPECT_EQ(::sched_setaffinity(0, sizeof(one), &one), 0);
+    }
+    ~OnOneCpu() { ::sched_setaffinity(0, sizeof(all_), &all_); }
+    OnOneCpu(const OnOneCpu&) = delete;
+    OnOneCpu& operator=(const OnOneCpu&) = delete;
+    [[nodiscard]] unsigned allowed_before() const {
+        return static_cast<unsigned>(CPU_COUNT(&all_));
+    }
+
+  private:
+    cpu_set_t all_;
+};
+
+TEST(UsableCpus, CountsTheAffinityMask) {
+    unsigned before = 0;
+    {
+        OnOneCpu one;
+        before = one.allowed_before();
+        EXPECT_EQ(ingest::usable_cpus(), 1U);
+    }
+    EXPECT_EQ(ingest::usable_cpus(), before);
+}
+
+// Unset, the mode follows the CPUs the process may use: on one, no thread is started.
+TEST(XraySource, OnOneCpuDecodesInPollUnlessTold) {
+    // More batches than the queue holds: a decoding thread is still there, waiting, when the
+    // tasks are counted.
+    TempLog log(big_log(2, 60000));
+    const auto start = [&](std::optional<bool> thread) {
+        ingest::IngestOptions options{log.path(), {}};
+        options.decoding_thread = thread;
+        auto s = XraySource::open(options);
+        EXPECT_TRUE(s);
+        model::CounterCatalog catalog;
+        (*s)->declare(catalog);
+        const auto counters = model::CaptureCounters::assign(catalog, catalog.defaults());
+        const std::size_t tasks = tasks_of_this_process();
+        EXPECT_TRUE((*s)->start({model::CaptureSettings{}, counters, (*s)->time_origin()}));
+        const std::size_t started = tasks_of_this_process() - tasks;
+        std::vector<model::Event> out;
+        while (!(*s)->poll(0, out).finished) {
+        }
+        EXPECT_GT(out.size(), 0U);
+        return started;
+    };
+    {
+        OnOneCpu one;
+        EXPECT_EQ(start(std::nullopt), 0U);
+        EXPECT_EQ(start(true), 1U);
+    }
+    if (ingest::usable_cpus() > 1) {
+        EXPECT_EQ(start(std::nullopt), 1U);
+    }
+    EXPECT_EQ(start(false), 0U);
 }
 
 Error problem(const std::string& record, std::uint64_t offset) {

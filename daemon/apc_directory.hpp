@@ -1,8 +1,9 @@
 // The local-capture sink: an `.apc` directory as the seed's "Local Capture" describes it —
 // captured.xml, session.xml, events.xml and 0000000000, the APC data as [int32 LE length][frame
-// body] records. XML documents are written whole (temporary file, then rename) and frames are
-// appended with one write() per live-rate flush, so a capture killed at any moment is readable
-// up to its last flush. An existing directory is refused unless `force`; even then only the
+// body] records. XML documents are written whole (temporary file, then rename). Small frames
+// wait in a buffer that each flush (the live rate's) writes with one write(); a large one goes
+// out at once with what waits before it, in one writev(). So a capture killed at any moment is
+// readable up to its last flush. An existing directory is refused unless `force`; even then only the
 // files named above are replaced and nothing else is deleted.
 //
 // Why the data file is handled so: a converter writes hundreds of MB at once, and two kernel

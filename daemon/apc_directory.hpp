@@ -3,8 +3,8 @@
 // body] records. XML documents are written whole (temporary file, then rename). Small frames
 // wait in a buffer that each flush (the live rate's) writes with one write(); a large one goes
 // out at once with what waits before it, in one writev(). So a capture killed at any moment is
-// readable up to its last flush. An existing directory is refused unless `force`; even then only the
-// files named above are replaced and nothing else is deleted.
+// readable up to its last flush. An existing directory is refused unless `force`; even then only
+// the files named above are replaced and nothing else is deleted.
 //
 // Why the data file is handled so: a converter writes hundreds of MB at once, and two kernel
 // costs then rival the conversion itself. Truncating an old capture's data file frees its page
@@ -13,7 +13,9 @@
 // fsync(), which waits for the whole file to reach the disk, so its writeback is started every
 // few MiB and runs while the capture goes on. A Cached one (a conversion: its input is still
 // there) is left to the kernel's writeback, as cp or llvm-xray leave theirs: fsync and the
-// early writeback cost a conversion about a tenth of its time.
+// early writeback cost a conversion about a tenth of its time. Either way the data file's disk
+// space is reserved a few MiB ahead of its end, which spares the filesystem's per-page block
+// reservation (reserve()), and what is left past the end is given back at the finish.
 #pragma once
 
 #include <filesystem>
@@ -60,6 +62,9 @@ private:
     // Appends `first` and then `second` to the data file.
     void write(std::span<const std::uint8_t> first, std::span<const std::uint8_t> second);
     void end_removal();
+    // Reserves the data file's disk space up to `upto` and some way past it, once it is due.
+    void reserve(std::uint64_t upto);
+    void give_back_reserve();
 
     std::filesystem::path dir_;
     UniqueFd data_;
@@ -67,6 +72,8 @@ private:
     std::uint64_t bytes_ = 0;
     std::uint64_t file_bytes_ = 0;  // written to the data file
     std::uint64_t writeback_ = 0;   // the file's bytes whose writeback was started
+    std::uint64_t reserved_ = 0;    // the file's disk space allocated ahead (fallocate)
+    bool reserving_ = true;         // false once fallocate failed
     std::thread remover_;           // deletes the old capture's data file, if any
     Durability durability_;
     Status status_;

@@ -1,6 +1,8 @@
 #include "daemon/apc_directory.hpp"
 
+#include <fcntl.h>
 #include <gtest/gtest.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -106,6 +108,41 @@ TEST_P(ApcDirectoryDurability, ForceReplacesTheOldDataFileWhole) {
         ++files;
     }
     EXPECT_EQ(files, 1U);
+    fs::remove_all(dir);
+}
+
+// Disk space is reserved ahead of the data file's end while it grows (the size stays that of
+// the frames), and what is left past the end is given back when the capture finishes.
+TEST_P(ApcDirectoryDurability, ReservesSpaceAheadAndGivesTheRestBack) {
+    const fs::path dir =
+        fresh(GetParam() == Durability::Synced ? "reserve-synced" : "reserve-cached");
+    fs::create_directories(dir);
+    {
+        UniqueFd probe(::open((dir / "probe").c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0644));
+        ASSERT_TRUE(probe.valid());
+        if (::fallocate(probe.get(), FALLOC_FL_KEEP_SIZE, 0, 1 << 20) != 0)
+            GTEST_SKIP() << "this filesystem has no fallocate";
+    }
+    fs::remove(dir / "probe");
+    auto d = ApcDirectory::create(dir, true, GetParam());
+    ASSERT_TRUE(d) << d.error().to_string();
+    const std::vector<std::uint8_t> frame(100000, 3);
+    (*d)->frame(frame);
+    const auto allocated = [&] {
+        struct stat st {};
+        EXPECT_EQ(::stat((dir / "0000000000").c_str(), &st), 0);
+        return std::pair<std::uint64_t, std::uint64_t>(
+            static_cast<std::uint64_t>(st.st_size), static_cast<std::uint64_t>(st.st_blocks) * 512);
+    };
+    const auto [size, disk] = allocated();
+    EXPECT_EQ(size, 4 + frame.size());
+    EXPECT_GE(disk, 8U << 20);
+    (*d)->finish();
+    EXPECT_TRUE((*d)->status());
+    const auto [final_size, final_disk] = allocated();
+    EXPECT_EQ(final_size, 4 + frame.size());
+    EXPECT_LT(final_disk, final_size + (64 << 10));
+    EXPECT_EQ(slurp(dir / "0000000000").substr(4), std::string(frame.size(), '\x03'));
     fs::remove_all(dir);
 }
 

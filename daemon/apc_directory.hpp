@@ -15,7 +15,9 @@
 // there) is left to the kernel's writeback, as cp or llvm-xray leave theirs: fsync and the
 // early writeback cost a conversion about a tenth of its time. Either way the data file's disk
 // space is reserved a few MiB ahead of its end, which spares the filesystem's per-page block
-// reservation (reserve()), and what is left past the end is given back at the finish.
+// reservation (reserve()), and what is left past the end is given back at the finish (a
+// recorder killed with SIGKILL leaves up to 8 MiB of it allocated past the file's end,
+// until the file is replaced or deleted).
 #pragma once
 
 #include <filesystem>

@@ -110,8 +110,7 @@ Status XraySource::start(const CaptureContext& ctx) {
 
 void XraySource::decode() {
     for (bool done = false; !done;) {
-        auto spare = spare_->try_pop();
-        Batch b = next_batch(spare ? std::move(*spare) : std::vector<model::Event>{});
+        Batch b = next_batch();
         done = b.finished;
         if (!full_->push(std::move(b))) return;  // the source is going away
         if (stop_requested_.load(std::memory_order_relaxed)) break;
@@ -119,9 +118,9 @@ void XraySource::decode() {
     full_->close();  // after the last batch: poll() and stop() see the end
 }
 
-XraySource::Batch XraySource::next_batch(std::vector<model::Event> events) {
+XraySource::Batch XraySource::next_batch() {
     Batch b;
-    b.events = std::move(events);
+    if (auto spare = spare_->try_pop()) b.events = std::move(*spare);
     b.events.reserve(kEventsPerBatch + kBatchSlack);
     b.finished = map_batch(b.events);
     b.stats = std::exchange(reader_->stats(), Stats{});
@@ -184,8 +183,7 @@ void XraySource::take(Batch& b, std::vector<model::Event>& out) {
 PollResult XraySource::poll(model::Nanos /*now*/, std::vector<model::Event>& out) {
     if (finished_ || !full_) return {watermark_, true};
     if (inline_) {
-        auto spare = spare_->try_pop();
-        Batch b = next_batch(spare ? std::move(*spare) : std::vector<model::Event>{});
+        Batch b = next_batch();
         take(b, out);
     } else if (std::optional<Batch> b = full_->pop()) {
         take(*b, out);

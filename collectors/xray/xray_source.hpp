@@ -66,10 +66,10 @@ class XraySource final : public ingest::IngestSource {
     explicit XraySource(ingest::IngestOptions options) : options_(std::move(options)) {}
     // Maps the log afresh and reads its header and index into a fresh report.
     Status load();
-    // The decoding thread's loop; one batch of it, made in `events` (an emptied vector, reused);
-    // and the mapping of that batch (true when the log is done).
+    // The decoding thread's loop; one batch of it (in an emptied vector handed back by take(),
+    // when there is one); and the mapping of that batch (true when the log is done).
     void decode();
-    Batch next_batch(std::vector<model::Event> events);
+    Batch next_batch();
     bool map_batch(std::vector<model::Event>& out);
     // Adds a batch's counts to the report and moves its events to `out`.
     void take(Batch& batch, std::vector<model::Event>& out);

@@ -1,12 +1,13 @@
 // XRay ingester throughput on a large FDR v5 log (64 MiB, the default; XRAY_BENCH_LOG=path
 // takes a real one instead, XRAY_BENCH_BINARY=path its executable for names): the reader alone
 // (header, index, every buffer tokenized, verified and expanded, threads merged in time order), the
-// reader plus the mapping to model events (spans, counters), and that plus the APC encoder — what
-// `apcgate convert` does short of writing the file; then `convert` whole, into a real .apc
+// reader plus the mapping to model events (spans, counters), and that driven by the capture
+// engine (merging, APC encoding) as `apcgate convert` drives it, short of writing the file;
+// then `convert` whole, into a real .apc
 // directory (ApcDirectory, the sink `convert` uses); and, for the floor any design of the middle
 // meets, the writing alone: the same frames, encoded beforehand, through the same sink. Bytes
 // processed are input bytes in every one, so the rates read as MB/s of log and the parts compare
-// directly. The source decodes on a thread of its own, so its benchmarks measure the whole
+// directly. The source may decode on a thread of its own, so its benchmarks measure the whole
 // process's CPU time (kernel time included: the writing is mostly that) and report rates per second
 // of wall time (the CPU column says what all threads spent).
 //
@@ -21,7 +22,6 @@
 #include <filesystem>
 #include <fstream>
 #include <memory>
-#include <optional>
 #include <string>
 #include <vector>
 
@@ -29,7 +29,6 @@
 #include "collectors/xray/xray_source.hpp"
 #include "daemon/apc_directory.hpp"
 #include "daemon/capture_engine.hpp"
-#include "protocol/apc/encoder.hpp"
 
 namespace apcgate::collectors::xray {
 namespace {
@@ -177,19 +176,28 @@ void BM_XrayReader(benchmark::State& state) {
 }
 BENCHMARK(BM_XrayReader)->Unit(benchmark::kMillisecond);
 
-class CountingSink : public apc::FrameSink {
+// Sinks for the conversion without a file: frames counted, or kept.
+class CountingSink : public daemon::CaptureSink {
   public:
     void frame(std::span<const std::uint8_t> body) override { bytes += body.size(); }
+    void flush() override {}
+    void finish() override {}
+    [[nodiscard]] std::uint64_t bytes_written() const override { return bytes; }
     std::uint64_t bytes = 0;
 };
 
 // Every frame body, kept: what the encoder makes of the log, for the writing-alone benchmark.
-class KeepingSink : public apc::FrameSink {
+class KeepingSink : public daemon::CaptureSink {
   public:
     void frame(std::span<const std::uint8_t> body) override {
         frames.emplace_back(body.begin(), body.end());
+        bytes += body.size();
     }
+    void flush() override {}
+    void finish() override {}
+    [[nodiscard]] std::uint64_t bytes_written() const override { return bytes; }
     std::vector<std::vector<std::uint8_t>> frames;
+    std::uint64_t bytes = 0;
 };
 
 // A fresh .apc directory per iteration, as a user's conversion writes (a directory that holds
@@ -210,52 +218,65 @@ class ScratchCapture {
     std::filesystem::path dir_;
 };
 
-// The source as the capture engine drives it; with a `sink`, the encoder after it, its frames
-// handed to `sink` as CaptureEngine::encode_ready() hands them (open frames sent every
-// kSendOpenFrames bytes, a capture sink flushed then and finished at the end).
-void run_source(benchmark::State& state, apc::FrameSink* sink) {
+// The source opened and started as `convert` does it; null (the benchmark skipped) on failure.
+struct StartedSource {
+    std::unique_ptr<XraySource> source;
+    model::CaptureCounters counters;
+};
+StartedSource open_source(benchmark::State& state, bool start) {
     const BenchLog& log = bench_log();
-    std::uint64_t events = 0;
     auto source = XraySource::open({log.path, log.binary});
     if (!source) {
         state.SkipWithError(source.error().to_string().c_str());
-        return;
+        return {};
     }
     model::CounterCatalog catalog;
     (*source)->declare(catalog);
-    const auto counters = model::CaptureCounters::assign(catalog, catalog.defaults());
-    model::CaptureSettings settings;
-    if (!(*source)->start({settings, counters, (*source)->time_origin()})) {
+    StartedSource s{std::move(*source),
+                    model::CaptureCounters::assign(catalog, catalog.defaults())};
+    if (start &&
+        !s.source->start({model::CaptureSettings{}, s.counters, s.source->time_origin()})) {
         state.SkipWithError("start");
-        return;
+        return {};
     }
-    auto* const flushed = dynamic_cast<daemon::CaptureSink*>(sink);
-    std::optional<apc::Encoder> encoder;
-    if (sink != nullptr) {
-        encoder.emplace(counters, *sink);
-        encoder->summary(apc::SummaryInfo{});
-    }
+    return s;
+}
+
+// The source polled to its end, its events counted and dropped: decoding and mapping alone.
+void run_source(benchmark::State& state) {
+    StartedSource s = open_source(state, true);
+    if (!s.source) return;
+    std::uint64_t events = 0;
     std::vector<model::Event> out;
-    std::uint64_t sent_at = 0;
-    const auto send_open_frames = [&] {
-        encoder->flush();
-        if (flushed != nullptr) flushed->flush();
-        sent_at = encoder->stats().bytes;
-    };
     for (;;) {
-        const PollResult r = (*source)->poll(0, out);
+        const PollResult r = s.source->poll(0, out);
         for (const auto& e : out) events += model::event_count(e);  // annotations, not runs
-        if (encoder) {
-            for (auto& e : out) encoder->add(e);
-            if (encoder->stats().bytes - sent_at >= daemon::CaptureEngine::kSendOpenFrames)
-                send_open_frames();
-        }
         out.clear();
         if (r.finished) break;
     }
-    if (encoder) send_open_frames();
-    if (flushed != nullptr) flushed->finish();
     state.counters["model_events"] = static_cast<double>(events);
+}
+
+// The conversion as `convert` runs it (cli_convert.cpp): the capture engine merging, encoding
+// and handing the frames to `sink`, polled until the source ran out, then finished.
+void run_conversion(benchmark::State& state, daemon::CaptureSink& sink) {
+    StartedSource s = open_source(state, false);
+    if (!s.source) return;
+    daemon::CapturePlan plan;
+    plan.counters = s.counters;
+    plan.sources = {s.source.get()};
+    plan.zero_monotonic_ns = s.source->time_origin();
+    daemon::CaptureEngine engine(std::move(plan), sink);
+    if (!engine.start()) {
+        state.SkipWithError("start");
+        return;
+    }
+    while (!engine.sources_finished()) {
+        engine.poll_all(0);
+        engine.encode_ready();
+    }
+    engine.finish(0);
+    state.counters["model_events"] = static_cast<double>(engine.totals().events);
 }
 
 void set_rates(benchmark::State& state) {
@@ -265,7 +286,7 @@ void set_rates(benchmark::State& state) {
 
 void BM_XrayToModelEvents(benchmark::State& state) {
     bench_log();  // made (or read) before the timing starts
-    for (auto _ : state) run_source(state, nullptr);
+    for (auto _ : state) run_source(state);
     set_rates(state);
 }
 BENCHMARK(BM_XrayToModelEvents)
@@ -277,7 +298,7 @@ void BM_XrayToApcFrames(benchmark::State& state) {
     bench_log();  // made (or read) before the timing starts
     for (auto _ : state) {
         CountingSink sink;
-        run_source(state, &sink);
+        run_conversion(state, sink);
         benchmark::DoNotOptimize(sink.bytes);
     }
     set_rates(state);
@@ -315,7 +336,7 @@ bool into_fresh_capture(benchmark::State& state, Write write) {
 void BM_XrayToApcDirectory(benchmark::State& state) {
     bench_log();  // made (or read) before the timing starts
     for (auto _ : state) {
-        if (!into_fresh_capture(state, [&](daemon::ApcDirectory& d) { run_source(state, &d); }))
+        if (!into_fresh_capture(state, [&](daemon::ApcDirectory& d) { run_conversion(state, d); }))
             return;
     }
     set_rates(state);
@@ -330,9 +351,7 @@ BENCHMARK(BM_XrayToApcDirectory)
 // encoding could make of the conversion on this machine.
 void BM_ApcDirectoryWriteAlone(benchmark::State& state) {
     KeepingSink kept;
-    run_source(state, &kept);
-    std::uint64_t bytes = 0;
-    for (const auto& f : kept.frames) bytes += f.size();
+    run_conversion(state, kept);
     for (auto _ : state) {
         const bool ok = into_fresh_capture(state, [&](daemon::ApcDirectory& d) {
             for (const auto& f : kept.frames) d.frame(f);
@@ -340,7 +359,7 @@ void BM_ApcDirectoryWriteAlone(benchmark::State& state) {
         });
         if (!ok) return;
     }
-    state.counters["output_bytes"] = static_cast<double>(bytes);
+    state.counters["output_bytes"] = static_cast<double>(kept.bytes);
     set_rates(state);
 }
 BENCHMARK(BM_ApcDirectoryWriteAlone)->Unit(benchmark::kMillisecond)->MeasureProcessCPUTime();

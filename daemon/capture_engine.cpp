@@ -26,7 +26,7 @@ Status CaptureEngine::start() {
         collectors::Source* s = plan_.sources[i];
         Status st = s->start(ctx);
         // The period may depend on the settings, so ask only once the source has started.
-        Running r{s, s->poll_period() > 0 ? s->poll_period() : flush_period_};
+        Running r{s, s->poll_period() > 0 ? s->poll_period() : flush_period_, s->recorded()};
         if (!st) {
             failed_.push_back(std::string(s->name()) + ": " + st.error().to_string());
             spdlog::warn("source {} did not start: {}", s->name(), st.error().to_string());
@@ -46,6 +46,7 @@ void CaptureEngine::poll_one(std::size_t index, model::Nanos now) {
     const collectors::PollResult res = r.source->poll(now, scratch_);
     count(scratch_);
     r.finished = res.finished;
+    r.watermark = res.watermark;
     r.next_due = now + r.period;
     merger_.push(index, scratch_, res.watermark, res.finished);
 }
@@ -55,13 +56,20 @@ void CaptureEngine::count(const std::vector<model::Event>& events) {
 }
 
 void CaptureEngine::poll_due(model::Nanos now) {
-    for (std::size_t i = 0; i < running_.size(); ++i)
-        if (!running_[i].finished && running_[i].next_due <= now) poll_one(i, now);
+    for (std::size_t i = 0; i < running_.size(); ++i) {
+        const Running& r = running_[i];
+        if (!r.finished && r.next_due <= now) poll_one(i, now);
+    }
 }
 
-void CaptureEngine::poll_all(model::Nanos now) {
-    for (std::size_t i = 0; i < running_.size(); ++i)
-        if (!running_[i].finished) poll_one(i, now);
+void CaptureEngine::poll_behind(model::Nanos now) {
+    model::Nanos lowest = collectors::kNever;
+    for (const Running& r : running_)
+        if (r.recorded && !r.finished) lowest = std::min(lowest, r.watermark);
+    for (std::size_t i = 0; i < running_.size(); ++i) {
+        const Running& r = running_[i];
+        if (r.recorded && !r.finished && r.watermark == lowest) poll_one(i, now);
+    }
 }
 
 void CaptureEngine::flush(model::Nanos now) {
@@ -104,6 +112,11 @@ model::Nanos CaptureEngine::next_poll() const {
     for (const auto& r : running_)
         if (!r.finished) next = std::min(next, r.next_due);
     return next;
+}
+
+bool CaptureEngine::recorded_running() const {
+    return std::any_of(running_.begin(), running_.end(),
+                       [](const Running& r) { return r.recorded && !r.finished; });
 }
 
 bool CaptureEngine::sources_finished() const {

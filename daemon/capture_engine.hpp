@@ -4,6 +4,7 @@
 // calls it in a loop. Timestamps are capture-timeline ns (0 = the capture's zero).
 #pragma once
 
+#include <limits>
 #include <memory>
 #include <string>
 #include <vector>
@@ -40,10 +41,13 @@ public:
 
     // Starts every source and sends the Summary. Fails only when no source could start.
     Status start();
-    // Polls the sources whose period has come.
+    // Polls the sources whose period has come (recorded ones: at the live rate).
     void poll_due(model::Nanos now);
-    // Polls every unfinished source once, whatever its period (batch conversion).
-    void poll_all(model::Nanos now);
+    // Polls the unfinished recorded sources (trace inputs) the merge is waiting for: those at
+    // the lowest watermark. An input whose events lie later than another's is not read ahead
+    // of it, so when inputs cover different times (two runs of a program, minutes apart) at
+    // most one poll's events per input wait in the merger, not the whole later input.
+    void poll_behind(model::Nanos now);
     // Encodes what every source has vouched for up to `now` and sends the open frames.
     void flush(model::Nanos now);
     // Encodes what every source has vouched for, for a conversion (no live rate to keep):
@@ -55,8 +59,9 @@ public:
     // Stops the sources, encodes everything left, sends it and tells the sink the capture ended.
     void finish(model::Nanos now);
 
-    [[nodiscard]] model::Nanos next_poll() const;  // earliest time a source is due
+    [[nodiscard]] model::Nanos next_poll() const;   // earliest time a source is due
     [[nodiscard]] bool sources_finished() const;    // every source ran out (ingested inputs)
+    [[nodiscard]] bool recorded_running() const;    // a recorded source has more to give
     [[nodiscard]] bool buffer_full() const;         // a buffered mode's size was reached
     [[nodiscard]] const apc::EncoderStats& encoder_stats() const { return encoder_.stats(); }
     [[nodiscard]] CaptureTotals totals() const;
@@ -66,8 +71,10 @@ public:
 private:
     struct Running {
         collectors::Source* source;
-        model::Nanos period;
+        model::Nanos period;  // live sources
+        bool recorded = false;
         model::Nanos next_due = 0;
+        model::Nanos watermark = std::numeric_limits<model::Nanos>::min();  // none polled yet
         bool finished = false;
     };
     void poll_one(std::size_t index, model::Nanos now);

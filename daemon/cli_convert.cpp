@@ -98,8 +98,8 @@ int run_convert(const ConvertOptions& o, std::ostream& out, std::ostream& err) {
         return kExitInvalidInput;
     }
     ProgressBar bar("converting", total_bytes);
-    while (!engine.sources_finished()) {
-        engine.poll_all(0);
+    while (engine.recorded_running()) {
+        engine.poll_behind(0);
         engine.encode_ready();
         std::uint64_t done = 0;
         for (const auto* in : inputs) done += in->report().bytes_done;

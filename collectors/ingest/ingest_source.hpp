@@ -46,8 +46,9 @@ public:
     // Earliest timestamp of the input in the ingester's absolute ns domain (0 when unknown).
     [[nodiscard]] virtual model::Nanos time_origin() const = 0;
     [[nodiscard]] virtual const IngestReport& report() const = 0;
-    // Ingest sources have no period of their own: the driver polls them as fast as it encodes.
-    [[nodiscard]] model::Nanos poll_period() const override { return 0; }
+    // Ingest sources have no period of their own: `convert` polls them as fast as it writes,
+    // `serve --source` at the live rate.
+    [[nodiscard]] bool recorded() const override { return true; }
 };
 
 // One entry per supported format, in daemon/ingest_registry.cpp.

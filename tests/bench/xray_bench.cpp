@@ -271,8 +271,8 @@ void run_conversion(benchmark::State& state, daemon::CaptureSink& sink) {
         state.SkipWithError("start");
         return;
     }
-    while (!engine.sources_finished()) {
-        engine.poll_all(0);
+    while (engine.recorded_running()) {
+        engine.poll_behind(0);
         engine.encode_ready();
     }
     engine.finish(0);

@@ -5,6 +5,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cstdlib>
 
 #include "protocol/apc/decoder.hpp"
 #include "protocol/apc/frame_rules.hpp"
@@ -66,7 +67,7 @@ public:
         key_ = *ctx.counters.key("c0");
         return {};
     }
-    [[nodiscard]] model::Nanos poll_period() const override { return 1'000'000; }
+    [[nodiscard]] bool recorded() const override { return true; }
     collectors::PollResult poll(model::Nanos now, std::vector<model::Event>& out) override {
         out.push_back(model::CounterSample{now, 0, key_, ++n_, -1});
         out.push_back(model::Annotation{
@@ -76,6 +77,35 @@ public:
     void stop(model::Nanos /*now*/, std::vector<model::Event>& /*out*/) override {}
 
 private:
+    model::CounterKey key_ = 0;
+    std::int64_t n_ = 0;
+};
+
+// A recorded input: `chunks` polls of 100 counter samples 1 us apart from `from` on, each
+// poll's watermark its last sample's time. Counts its polls and what the engine got back.
+class TraceSource final : public collectors::Source {
+public:
+    TraceSource(model::Nanos from, int chunks, int core)
+        : next_(from), chunks_(chunks), core_(core) {}
+    [[nodiscard]] std::string_view name() const override { return "trace"; }
+    Status start(const collectors::CaptureContext& ctx) override {
+        key_ = *ctx.counters.key("c" + std::to_string(core_));
+        return {};
+    }
+    [[nodiscard]] bool recorded() const override { return true; }
+    collectors::PollResult poll(model::Nanos /*now*/, std::vector<model::Event>& out) override {
+        ++polls;
+        if (polls > chunks_) return {next_, true};
+        for (int i = 0; i < 100; ++i, next_ += 1000)
+            out.push_back(model::CounterSample{next_, core_, key_, ++n_, -1});
+        return {next_ - 1000, polls == chunks_};
+    }
+    int polls = 0;
+
+private:
+    model::Nanos next_;
+    int chunks_;
+    int core_;
     model::CounterKey key_ = 0;
     std::int64_t n_ = 0;
 };
@@ -164,7 +194,7 @@ TEST(CaptureEngine, EncodeReadySendsFullFramesAndOpenOnesEveryFewMiB) {
     CaptureEngine engine(f.plan({&bulk}), sink);
     ASSERT_TRUE(engine.start());
     for (int i = 0; i < 10; ++i) {
-        engine.poll_all(i * 1'000'000);
+        engine.poll_behind(i * 1'000'000);
         engine.encode_ready();
     }
     // 300000 annotation bytes: one full Annotate frame went; the counters wait in their frame.
@@ -173,7 +203,7 @@ TEST(CaptureEngine, EncodeReadySendsFullFramesAndOpenOnesEveryFewMiB) {
     EXPECT_EQ(frames_of(frames, apc::FrameType::BlockCounter), 0U);
     const int polls = 300;  // about 9 MB: past kSendOpenFrames twice
     for (int i = 10; i < polls; ++i) {
-        engine.poll_all(i * 1'000'000);
+        engine.poll_behind(i * 1'000'000);
         engine.encode_ready();
     }
     frames = decode_all(sink);
@@ -199,6 +229,60 @@ TEST(CaptureEngine, EncodeReadySendsFullFramesAndOpenOnesEveryFewMiB) {
     }
     EXPECT_EQ(samples, polls + 1);  // and the final poll's
     EXPECT_EQ(annotations, polls + 1);
+}
+
+// Two inputs of different times (the second begins after the first ends): the later one is
+// read only as far as its first poll until the earlier one has caught up, so its events do
+// not pile up in the merger.
+TEST(CaptureEngine, PollBehindReadsOnlyTheInputTheMergeWaitsFor) {
+    Fixture f;
+    TraceSource early(0, 20, 0), late(1'000'000'000, 20, 1);
+    MemorySink sink;
+    CaptureEngine engine(f.plan({&late, &early}), sink);
+    ASSERT_TRUE(engine.start());
+    EXPECT_TRUE(engine.recorded_running());
+
+    int late_polls_while_early_ran = 0;
+    while (!engine.sources_finished()) {
+        engine.poll_behind(0);
+        engine.encode_ready();
+        if (early.polls < 20) late_polls_while_early_ran = late.polls;
+    }
+    EXPECT_FALSE(engine.recorded_running());
+    EXPECT_EQ(late_polls_while_early_ran, 1);  // the first poll, before any watermark was known
+    EXPECT_EQ(early.polls, 20);
+    EXPECT_EQ(late.polls, 20);
+    engine.finish(0);
+
+    auto events = apc::rebuild_events(decode_all(sink));
+    ASSERT_TRUE(events);
+    int samples = 0;
+    model::Nanos last = -1;
+    for (const auto& e : *events) {
+        if (const auto* s = std::get_if<model::CounterSample>(&e)) {
+            EXPECT_GE(s->ts, last);
+            last = s->ts;
+            ++samples;
+        }
+    }
+    EXPECT_EQ(samples, 4000);
+}
+
+// Inputs of one run interleave: each poll goes to whichever is behind.
+TEST(CaptureEngine, PollBehindAlternatesBetweenInterleavedInputs) {
+    Fixture f;
+    TraceSource a(0, 10, 0), b(50'000, 10, 1);  // b starts half a chunk after a
+    MemorySink sink;
+    CaptureEngine engine(f.plan({&a, &b}), sink);
+    ASSERT_TRUE(engine.start());
+    engine.poll_behind(0);
+    EXPECT_EQ(a.polls, 1);
+    EXPECT_EQ(b.polls, 1);
+    for (int i = 0; i < 6; ++i) {
+        engine.poll_behind(0);
+        EXPECT_LE(std::abs(a.polls - b.polls), 1);
+    }
+    engine.finish(0);
 }
 
 TEST(CaptureEngine, AFailingSourceIsReportedAndTheOthersRun) {

@@ -56,9 +56,9 @@ public:
     virtual Status start(const CaptureContext& ctx) = 0;
     // How often the engine should poll, in ns (0: at every flush, i.e. the live rate).
     [[nodiscard]] virtual model::Nanos poll_period() const { return 0; }
-    // True for a source of recorded data (a trace file): it keeps no real time, so a conversion
-    // polls it as fast as the capture's frames are written, and only while the merge waits
-    // for it (CaptureEngine::poll_behind()).
+    // True for a source of recorded data (a trace file): it keeps no real time, so the driver
+    // polls it as fast as the capture's frames are taken (written, or sent to the client),
+    // never at a period, and only while the merge waits for it (CaptureEngine::poll_behind()).
     [[nodiscard]] virtual bool recorded() const { return false; }
     // Appends events (ts >= previous watermark, non-decreasing) for the time up to `now`.
     virtual PollResult poll(model::Nanos now, std::vector<model::Event>& out) = 0;

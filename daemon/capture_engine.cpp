@@ -58,7 +58,7 @@ void CaptureEngine::count(const std::vector<model::Event>& events) {
 void CaptureEngine::poll_due(model::Nanos now) {
     for (std::size_t i = 0; i < running_.size(); ++i) {
         const Running& r = running_[i];
-        if (!r.finished && r.next_due <= now) poll_one(i, now);
+        if (!r.finished && !r.recorded && r.next_due <= now) poll_one(i, now);
     }
 }
 
@@ -110,7 +110,7 @@ void CaptureEngine::finish(model::Nanos now) {
 model::Nanos CaptureEngine::next_poll() const {
     model::Nanos next = collectors::kNever;
     for (const auto& r : running_)
-        if (!r.finished) next = std::min(next, r.next_due);
+        if (!r.finished && !r.recorded) next = std::min(next, r.next_due);
     return next;
 }
 

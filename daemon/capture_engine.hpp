@@ -41,7 +41,7 @@ public:
 
     // Starts every source and sends the Summary. Fails only when no source could start.
     Status start();
-    // Polls the sources whose period has come (recorded ones: at the live rate).
+    // Polls the live sources whose period has come (recorded ones have none: poll_behind()).
     void poll_due(model::Nanos now);
     // Polls the unfinished recorded sources (trace inputs) the merge is waiting for: those at
     // the lowest watermark. An input whose events lie later than another's is not read ahead
@@ -59,7 +59,7 @@ public:
     // Stops the sources, encodes everything left, sends it and tells the sink the capture ended.
     void finish(model::Nanos now);
 
-    [[nodiscard]] model::Nanos next_poll() const;   // earliest time a source is due
+    [[nodiscard]] model::Nanos next_poll() const;   // earliest time a live source is due
     [[nodiscard]] bool sources_finished() const;    // every source ran out (ingested inputs)
     [[nodiscard]] bool recorded_running() const;    // a recorded source has more to give
     [[nodiscard]] bool buffer_full() const;         // a buffered mode's size was reached
@@ -67,6 +67,7 @@ public:
     [[nodiscard]] CaptureTotals totals() const;
     [[nodiscard]] const CapturePlan& plan() const { return plan_; }
     [[nodiscard]] model::Nanos flush_period() const { return flush_period_; }
+    [[nodiscard]] CaptureSink& sink() const { return sink_; }
 
 private:
     struct Running {

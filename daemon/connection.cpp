@@ -8,6 +8,7 @@
 #include <asio/redirect_error.hpp>
 #include <asio/use_awaitable.hpp>
 #include <asio/write.hpp>
+#include <utility>
 
 #include "xml/documents.hpp"
 
@@ -28,6 +29,14 @@ void ConnectionSink::frame(std::span<const std::uint8_t> body) {
 }
 
 void ConnectionSink::finish() { conn_.send(gator::response(ResponseCode::ApcData)); }
+
+std::uint64_t ConnectionSink::unsent_bytes() const {
+    return conn_.unsent();
+}
+
+void ConnectionSink::when_drained(std::uint64_t low, std::function<void()> ready) {
+    conn_.when_drained(static_cast<std::size_t>(low), std::move(ready));
+}
 
 Connection::Connection(asio::ip::tcp::socket socket, CaptureService& service,
                        ConnectionLimits limits)
@@ -59,6 +68,7 @@ void Connection::send(std::vector<std::uint8_t> bytes) {
             socket_.close(ec);
             queue_.clear();
             backlog_ = 0;
+            drained_ = nullptr;
             closing_ = true;
             wake_.cancel();
             asio::post(socket_.get_executor(), [self = shared_from_this()] {
@@ -70,6 +80,20 @@ void Connection::send(std::vector<std::uint8_t> bytes) {
     backlog_ += bytes.size();
     queue_.push_back(std::move(bytes));
     wake_.cancel();
+}
+
+void Connection::when_drained(std::size_t low, std::function<void()> ready) {
+    if (!socket_.is_open()) return;
+    drained_ = std::move(ready);
+    drained_low_ = low;
+    notify_drained();
+}
+
+// Posted, not called: the waiter (the live capture feeding recorded sources) sends frames, and
+// this runs inside the writer and inside when_drained().
+void Connection::notify_drained() {
+    if (drained_ && backlog_ <= drained_low_)
+        asio::post(socket_.get_executor(), std::exchange(drained_, nullptr));
 }
 
 void Connection::reply(ResponseCode code, std::string_view body) {
@@ -122,7 +146,9 @@ asio::awaitable<void> Connection::write_loop() {
             closing_ = true;
             break;
         }
+        notify_drained();
     }
+    drained_ = nullptr;
     std::error_code ignored;
     socket_.shutdown(asio::ip::tcp::socket::shutdown_both, ignored);
     socket_.close(ignored);

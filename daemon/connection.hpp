@@ -8,6 +8,7 @@
 #include <asio/ip/tcp.hpp>
 #include <asio/steady_timer.hpp>
 #include <deque>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
@@ -33,6 +34,8 @@ public:
     void frame(std::span<const std::uint8_t> body) override;
     void finish() override;  // zero-length APC Data: end of sequence
     [[nodiscard]] std::uint64_t bytes_written() const override { return bytes_; }
+    [[nodiscard]] std::uint64_t unsent_bytes() const override;
+    void when_drained(std::uint64_t low, std::function<void()> ready) override;
 
 private:
     Connection& conn_;
@@ -51,6 +54,10 @@ public:
     [[nodiscard]] const std::string& peer() const { return peer_; }
 
     void send(std::vector<std::uint8_t> bytes);
+    // Bytes queued or being written, not yet taken by the socket.
+    [[nodiscard]] std::size_t unsent() const { return backlog_; }
+    // Posts `ready` once at most `low` bytes are unsent; dropped if the connection closes first.
+    void when_drained(std::size_t low, std::function<void()> ready);
 
 private:
     asio::awaitable<void> read_loop();
@@ -64,6 +71,7 @@ private:
     void fatal(const std::string& message);  // Error response, then close
     void close_after_drain();
     void on_capture_ended(const std::string& reason);
+    void notify_drained();
 
     asio::ip::tcp::socket socket_;
     asio::steady_timer wake_;  // wakes the writer when the queue gets data or closing is set
@@ -73,6 +81,8 @@ private:
     gator::CommandReader parser_;
     std::deque<std::vector<std::uint8_t>> queue_;
     std::size_t backlog_ = 0;
+    std::function<void()> drained_;  // when_drained()'s waiter, at most one
+    std::size_t drained_low_ = 0;
     bool closing_ = false;
     bool reader_done_ = false;
     bool writer_done_ = false;

@@ -3,6 +3,7 @@
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
+#include <asio/post.hpp>
 #include <chrono>
 
 #include "collectors/ingest/ingest_source.hpp"
@@ -31,7 +32,41 @@ Status LiveCapture::start() {
     next_flush_ = engine_->flush_period();
     engine_->poll_due(now());  // the first samples (and the process list) at the capture's zero
     arm();
+    if (engine_->recorded_running()) post_pump();
     return {};
+}
+
+void LiveCapture::post_pump() {
+    asio::post(timer_.get_executor(), [weak = weak_from_this()] {
+        if (auto self = weak.lock()) self->pump();
+    });
+}
+
+void LiveCapture::pump() {
+    if (stopped_) return;
+    CaptureSink& sink = engine_->sink();
+    const auto slice_end = std::chrono::steady_clock::now() + kSlice;
+    while (engine_->recorded_running()) {
+        if (sink.unsent_bytes() > kUnsentHigh) {
+            sink.when_drained(kUnsentLow, [weak = weak_from_this()] {
+                if (auto self = weak.lock()) self->pump();
+            });
+            return;
+        }
+        engine_->poll_behind(now());
+        engine_->encode_ready();
+        if (check_done()) return;
+        if (std::chrono::steady_clock::now() >= slice_end) return post_pump();
+    }
+}
+
+bool LiveCapture::check_done() {
+    if (engine_->sources_finished()) {
+        stop("all sources finished");
+    } else if (engine_->buffer_full()) {
+        stop("capture buffer full");
+    }
+    return stopped_;
 }
 
 void LiveCapture::arm() {
@@ -56,8 +91,7 @@ void LiveCapture::on_timer() {
         while (next_flush_ <= t) next_flush_ += engine_->flush_period();
     }
     if (deadline_ > 0 && t >= deadline_) return stop("duration reached");
-    if (engine_->sources_finished()) return stop("all sources finished");
-    if (engine_->buffer_full()) return stop("capture buffer full");
+    if (check_done()) return;
     arm();
 }
 

@@ -47,7 +47,7 @@ public:
     [[nodiscard]] virtual model::Nanos time_origin() const = 0;
     [[nodiscard]] virtual const IngestReport& report() const = 0;
     // Ingest sources have no period of their own: `convert` polls them as fast as it writes,
-    // `serve --source` at the live rate.
+    // `serve --source` as fast as the client takes the frames.
     [[nodiscard]] bool recorded() const override { return true; }
 };
 

@@ -233,13 +233,16 @@ TEST(CaptureEngine, EncodeReadySendsFullFramesAndOpenOnesEveryFewMiB) {
 
 // Two inputs of different times (the second begins after the first ends): the later one is
 // read only as far as its first poll until the earlier one has caught up, so its events do
-// not pile up in the merger.
+// not pile up in the merger; the timer's poll_due() leaves recorded sources alone.
 TEST(CaptureEngine, PollBehindReadsOnlyTheInputTheMergeWaitsFor) {
     Fixture f;
     TraceSource early(0, 20, 0), late(1'000'000'000, 20, 1);
     MemorySink sink;
     CaptureEngine engine(f.plan({&late, &early}), sink);
     ASSERT_TRUE(engine.start());
+    engine.poll_due(5'000'000'000);
+    EXPECT_EQ(early.polls + late.polls, 0);
+    EXPECT_EQ(engine.next_poll(), collectors::kNever);
     EXPECT_TRUE(engine.recorded_running());
 
     int late_polls_while_early_ran = 0;

@@ -10,6 +10,7 @@
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <set>
+#include <thread>
 
 #include "capture_check.hpp"
 #include "daemon_process.hpp"
@@ -248,6 +249,55 @@ TEST_F(XrayServe, StreamsTheLogsAtCaptureStartAndEndsByItself) {
     ASSERT_EQ(spans.size(), 2U);
     EXPECT_EQ(spans.at(2631), want);
     EXPECT_EQ(spans.at(2590), want);
+}
+
+// A log whose capture (about 75 MB) is larger than the backlog the daemon lets a client leave
+// unread (64 MiB): a client that reads nothing for a while, then everything, gets the whole
+// capture, equal to what `convert` makes of the log. The daemon reads the log only as fast as
+// the client takes the frames; producing it all meanwhile would have cost the client its
+// connection (and the daemon the memory).
+class XrayServeLarge : public e2e::ServeTest {
+  protected:
+    void SetUp() override {
+        if (clangxx().empty()) GTEST_SKIP() << "needs clang-14 and its XRay runtime";
+        auto w = workload(false);
+        ASSERT_TRUE(w);
+        std::string error;
+        log_ = run_workload(*w, "e2e-large", "xray-fdr", 4, 18000,
+                            "buffer_size=65536:buffer_max=1200:func_duration_threshold_us=0", "c",
+                            &error);
+        ASSERT_FALSE(log_.empty()) << error;
+        binary_ = w->binary;
+        start({"--source", "xray:" + log_.string(), "--binary", binary_.string()});
+    }
+    std::filesystem::path log_;
+    std::filesystem::path binary_;
+};
+
+TEST_F(XrayServeLarge, AClientThatPausesGetsTheWholeCaptureAndIsNotDropped) {
+    nlohmann::json report;
+    const Spans want = convert_and_read({log_.string()}, binary_.string(), &report);
+    std::size_t annotations = 0;
+    for (const auto& [tid, spans] : want) annotations += spans.size();
+    ASSERT_GT(annotations, 2'000'000U);
+
+    e2e::HostClient c = client();
+    auto captured_xml = c.request_xml("captured");
+    ASSERT_TRUE(captured_xml);
+    auto captured = xml::parse_captured(captured_xml->body);
+    ASSERT_TRUE(captured) << captured_xml->body;
+    ASSERT_TRUE(c.send_command(e2e::kApcStart));
+    std::this_thread::sleep_for(std::chrono::seconds(3));  // reads nothing meanwhile
+    const e2e::StreamResult r = e2e::read_stream(c, std::chrono::seconds(300));
+    ASSERT_TRUE(r.end_of_sequence) << daemon_->log();
+    std::uint64_t bytes = 0;
+    for (const auto& f : r.frames) bytes += f.size();
+    EXPECT_GT(bytes, 64U << 20);
+    const e2e::CheckedCapture checked = e2e::check_capture(r.frames, *captured);
+    for (const auto& e : checked.errors) ADD_FAILURE() << e;
+    const auto content = rebuild(checked.frames);
+    ASSERT_TRUE(content.error.empty()) << content.error;
+    EXPECT_EQ(spans_of(content.events), want);
 }
 
 }  // namespace

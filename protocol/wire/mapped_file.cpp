@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <sys/mman.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <cerrno>
 #include <cstring>
@@ -35,7 +36,15 @@ Result<FileIdentity> MappedFile::identify(const std::filesystem::path& path) {
     return identity_of(st);
 }
 
-Result<MappedFile> MappedFile::open(const std::filesystem::path& path, Access access) {
+std::size_t MappedFile::default_read_ahead_limit() {
+    const long pages = ::sysconf(_SC_PHYS_PAGES);
+    const long page = ::sysconf(_SC_PAGESIZE);
+    if (pages <= 0 || page <= 0) return 0;
+    return static_cast<std::size_t>(pages) / 4 * static_cast<std::size_t>(page);
+}
+
+Result<MappedFile> MappedFile::open(const std::filesystem::path& path, Access access,
+                                    std::size_t read_ahead_limit) {
     UniqueFd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
     if (!fd.valid()) return os_error("cannot open", path);
     struct stat st {};
@@ -45,9 +54,12 @@ Result<MappedFile> MappedFile::open(const std::filesystem::path& path, Access ac
     m.identity_ = identity_of(st);
     const auto size = static_cast<std::size_t>(st.st_size);
     if (size == 0) return m;
-    void* p = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE | (access == Access::Scattered ? MAP_POPULATE : 0), fd.get(), 0);
+    const bool read_ahead = access == Access::Scattered && size <= read_ahead_limit;
+    void* p = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE | (read_ahead ? MAP_POPULATE : 0),
+                     fd.get(), 0);
     if (p == MAP_FAILED) return os_error("cannot map", path);
-    ::madvise(p, size, access == Access::Sequential ? MADV_SEQUENTIAL : MADV_WILLNEED);
+    if (access == Access::Sequential) ::madvise(p, size, MADV_SEQUENTIAL);
+    if (read_ahead) ::madvise(p, size, MADV_WILLNEED);
     m.data_ = static_cast<const std::uint8_t*>(p);
     m.size_ = size;
     return m;

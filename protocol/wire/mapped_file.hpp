@@ -28,10 +28,17 @@ class MappedFile {
     enum class Access {
         Sequential,  // front to back (captures, archives read in order)
         Scattered,   // many cursors at once (per-thread buffers of a trace): read it all ahead
+                     // when it fits the read-ahead limit, else paged in as the cursors move
     };
     // Maps `path` (a regular file; an empty one maps to an empty span). Errors name the file.
+    // A Scattered file of at most `read_ahead_limit` bytes is read in whole at once (one
+    // populate instead of a fault per page); a larger one is not: reading ahead more than the
+    // page cache holds would evict its start before the readers get there, and read it twice.
     static Result<MappedFile> open(const std::filesystem::path& path,
-                                   Access access = Access::Sequential);
+                                   Access access = Access::Sequential,
+                                   std::size_t read_ahead_limit = default_read_ahead_limit());
+    // A quarter of the machine's memory.
+    static std::size_t default_read_ahead_limit();
     // The identity of the file now at `path`, without mapping it.
     static Result<FileIdentity> identify(const std::filesystem::path& path);
 

@@ -1,0 +1,86 @@
+// MappedFile: the bytes are the file's, errors name it, and a Scattered file is read in whole at
+// once only when it fits the read-ahead limit (seen in which pages are resident, mincore()).
+#include "protocol/wire/mapped_file.hpp"
+
+#include <fcntl.h>
+#include <gtest/gtest.h>
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <string>
+#include <vector>
+
+namespace apcgate::wire {
+namespace {
+
+struct TempFile {
+    std::filesystem::path path;
+    explicit TempFile(std::size_t size) {
+        char name[] = "/var/tmp/apcgate-mapped-XXXXXX";
+        const int fd = ::mkstemp(name);
+        EXPECT_GE(fd, 0);
+        path = name;
+        std::vector<char> bytes(size);
+        for (std::size_t i = 0; i < size; ++i) bytes[i] = static_cast<char>(i * 7);
+        EXPECT_EQ(::write(fd, bytes.data(), size), static_cast<ssize_t>(size));
+        ::fdatasync(fd);
+        ::close(fd);
+    }
+    ~TempFile() { std::filesystem::remove(path); }
+    // Drops the file's clean pages from the page cache; false where that does nothing (tmpfs).
+    [[nodiscard]] bool evict() const {
+        const int fd = ::open(path.c_str(), O_RDONLY);
+        ::posix_fadvise(fd, 0, 0, POSIX_FADV_DONTNEED);
+        ::close(fd);
+        auto m = MappedFile::open(path, MappedFile::Access::Sequential);
+        return m && resident(*m) == 0;
+    }
+    static std::size_t resident(const MappedFile& m) {
+        const auto page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
+        std::vector<unsigned char> in((m.bytes().size() + page - 1) / page);
+        // mincore takes a non-const pointer; it only reads the mapping's state.
+        void* start = const_cast<std::uint8_t*>(m.bytes().data());  // NOLINT
+        if (::mincore(start, m.bytes().size(), in.data()) != 0) return 0;
+        std::size_t n = 0;
+        for (unsigned char c : in) n += c & 1;
+        return n;
+    }
+};
+
+TEST(MappedFile, MapsTheBytesAndNamesTheFileInErrors) {
+    TempFile f(10000);
+    auto m = MappedFile::open(f.path);
+    ASSERT_TRUE(m) << m.error().to_string();
+    ASSERT_EQ(m->bytes().size(), 10000U);
+    EXPECT_EQ(m->bytes()[9999], static_cast<std::uint8_t>(9999 * 7));
+    EXPECT_EQ(m->identity().size, 10000);
+    auto missing = MappedFile::open(f.path.string() + ".none");
+    ASSERT_FALSE(missing);
+    EXPECT_NE(missing.error().to_string().find(".none"), std::string::npos);
+    auto dir = MappedFile::open("/");
+    ASSERT_FALSE(dir);
+    EXPECT_NE(dir.error().to_string().find("not a regular file"), std::string::npos);
+}
+
+TEST(MappedFile, ScatteredFilesAreReadAheadOnlyWithinTheLimit) {
+    constexpr std::size_t kSize = 8 << 20;
+    TempFile f(kSize);
+    if (!f.evict()) GTEST_SKIP() << "this filesystem keeps the pages (tmpfs?)";
+    const auto page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
+    {
+        auto m = MappedFile::open(f.path, MappedFile::Access::Scattered, kSize);
+        ASSERT_TRUE(m);
+        EXPECT_EQ(TempFile::resident(*m), kSize / page);  // all of it, before any read
+    }
+    ASSERT_TRUE(f.evict());
+    auto m = MappedFile::open(f.path, MappedFile::Access::Scattered, kSize - 1);
+    ASSERT_TRUE(m);
+    EXPECT_LT(TempFile::resident(*m), kSize / page / 2);  // paged in as it is read
+    EXPECT_EQ(m->bytes()[kSize - 1], static_cast<std::uint8_t>((kSize - 1) * 7));
+    EXPECT_GT(MappedFile::default_read_ahead_limit(), 0U);
+}
+
+}  // namespace
+}  // namespace apcgate::wire

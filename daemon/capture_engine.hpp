@@ -67,7 +67,7 @@ public:
     [[nodiscard]] CaptureTotals totals() const;
     [[nodiscard]] const CapturePlan& plan() const { return plan_; }
     [[nodiscard]] model::Nanos flush_period() const { return flush_period_; }
-    [[nodiscard]] CaptureSink& sink() const { return sink_; }
+    [[nodiscard]] CaptureSink& sink() { return sink_; }
 
 private:
     struct Running {

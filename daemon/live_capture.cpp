@@ -32,14 +32,14 @@ Status LiveCapture::start() {
     next_flush_ = engine_->flush_period();
     engine_->poll_due(now());  // the first samples (and the process list) at the capture's zero
     arm();
-    if (engine_->recorded_running()) post_pump();
+    if (engine_->recorded_running()) asio::post(timer_.get_executor(), pump_later());
     return {};
 }
 
-void LiveCapture::post_pump() {
-    asio::post(timer_.get_executor(), [weak = weak_from_this()] {
+std::function<void()> LiveCapture::pump_later() {
+    return [weak = weak_from_this()] {
         if (auto self = weak.lock()) self->pump();
-    });
+    };
 }
 
 void LiveCapture::pump() {
@@ -48,15 +48,14 @@ void LiveCapture::pump() {
     const auto slice_end = std::chrono::steady_clock::now() + kSlice;
     while (engine_->recorded_running()) {
         if (sink.unsent_bytes() > kUnsentHigh) {
-            sink.when_drained(kUnsentLow, [weak = weak_from_this()] {
-                if (auto self = weak.lock()) self->pump();
-            });
+            sink.when_drained(kUnsentLow, pump_later());
             return;
         }
         engine_->poll_behind(now());
         engine_->encode_ready();
         if (check_done()) return;
-        if (std::chrono::steady_clock::now() >= slice_end) return post_pump();
+        if (std::chrono::steady_clock::now() >= slice_end)
+            return asio::post(timer_.get_executor(), pump_later());
     }
 }
 

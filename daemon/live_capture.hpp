@@ -43,7 +43,8 @@ private:
     void arm();
     void on_timer();
     void pump();  // reads recorded sources for one slice (see above)
-    void post_pump();
+    // pump() for later (posted, or when the client drained), unless the capture is gone by then.
+    std::function<void()> pump_later();
     // Stops when the capture is complete (sources done, buffer full); true when it stopped.
     bool check_done();
 

@@ -7,7 +7,6 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
-#include <algorithm>
 #include <cstdlib>
 #include <fstream>
 #include <string>
@@ -37,10 +36,7 @@ struct TempFile {
         void* p = ::mmap(nullptr, size, PROT_READ, MAP_PRIVATE | MAP_POPULATE, fd, 0);
         ::close(fd);
         if (p == MAP_FAILED) return false;
-        const auto page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
-        std::vector<unsigned char> in((size + page - 1) / page);
-        const bool all = ::mincore(p, size, in.data()) == 0 &&
-                         std::all_of(in.begin(), in.end(), [](unsigned char c) { return c & 1; });
+        const bool all = resident(p, size) == pages(size);
         ::munmap(p, size);
         return all;
     }
@@ -52,15 +48,21 @@ struct TempFile {
         auto m = MappedFile::open(path, MappedFile::Access::Sequential);
         return m && resident(*m) == 0;
     }
-    static std::size_t resident(const MappedFile& m) {
+    static std::size_t pages(std::size_t size) {
         const auto page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
-        std::vector<unsigned char> in((m.bytes().size() + page - 1) / page);
-        // mincore takes a non-const pointer; it only reads the mapping's state.
-        void* start = const_cast<std::uint8_t*>(m.bytes().data());  // NOLINT
-        if (::mincore(start, m.bytes().size(), in.data()) != 0) return 0;
+        return (size + page - 1) / page;
+    }
+    // Pages of the mapping at `start` that are in the page cache.
+    static std::size_t resident(void* start, std::size_t size) {
+        std::vector<unsigned char> in(pages(size));
+        if (::mincore(start, size, in.data()) != 0) return 0;
         std::size_t n = 0;
         for (unsigned char c : in) n += c & 1;
         return n;
+    }
+    static std::size_t resident(const MappedFile& m) {
+        // mincore takes a non-const pointer; it only reads the mapping's state.
+        return resident(const_cast<std::uint8_t*>(m.bytes().data()), m.bytes().size());  // NOLINT
     }
 };
 
@@ -85,16 +87,15 @@ TEST(MappedFile, ScatteredFilesAreReadAheadOnlyWithinTheLimit) {
     if (!f.evict()) GTEST_SKIP() << "this filesystem keeps the pages (tmpfs?)";
     if (!f.populate_works()) GTEST_SKIP() << "MAP_POPULATE reads nothing in here (qemu-user?)";
     ASSERT_TRUE(f.evict());
-    const auto page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
     {
         auto m = MappedFile::open(f.path, MappedFile::Access::Scattered, kSize);
         ASSERT_TRUE(m);
-        EXPECT_EQ(TempFile::resident(*m), kSize / page);  // all of it, before any read
+        EXPECT_EQ(TempFile::resident(*m), TempFile::pages(kSize));  // all of it, before any read
     }
     ASSERT_TRUE(f.evict());
     auto m = MappedFile::open(f.path, MappedFile::Access::Scattered, kSize - 1);
     ASSERT_TRUE(m);
-    EXPECT_LT(TempFile::resident(*m), kSize / page / 2);  // paged in as it is read
+    EXPECT_LT(TempFile::resident(*m), TempFile::pages(kSize) / 2);  // paged in as it is read
     EXPECT_EQ(m->bytes()[kSize - 1], static_cast<std::uint8_t>((kSize - 1) * 7));
     EXPECT_GT(MappedFile::default_read_ahead_limit(), 0U);
 }

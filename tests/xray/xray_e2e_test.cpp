@@ -264,6 +264,14 @@ constexpr int kLargeIterations = 3000;
 constexpr int kLargeIterations = 18000;
 #endif
 
+// A log of that size from the runtime, with big buffers as a real run has them (the tests run
+// in processes of their own, so each writes its own).
+std::filesystem::path large_log(const Workload& w, const std::string& name, std::string* error) {
+    return run_workload(w, name, "xray-fdr", 4, kLargeIterations,
+                        "buffer_size=65536:buffer_max=1200:func_duration_threshold_us=0", "c",
+                        error);
+}
+
 class XrayServeLarge : public e2e::ServeTest {
   protected:
     void SetUp() override {
@@ -271,9 +279,7 @@ class XrayServeLarge : public e2e::ServeTest {
         auto w = workload(false);
         ASSERT_TRUE(w);
         std::string error;
-        log_ = run_workload(*w, "e2e-large", "xray-fdr", 4, kLargeIterations,
-                            "buffer_size=65536:buffer_max=1200:func_duration_threshold_us=0", "c",
-                            &error);
+        log_ = large_log(*w, "e2e-large", &error);
         ASSERT_FALSE(log_.empty()) << error;
         binary_ = w->binary;
         start({"--source", "xray:" + log_.string(), "--binary", binary_.string()});
@@ -327,9 +333,7 @@ TEST(XrayConvert, InterruptedConversionWritesAValidCaptureOfWhatWasRead) {
     auto w = workload(false);
     ASSERT_TRUE(w);
     std::string error;
-    const auto log =
-        run_workload(*w, "e2e-interrupt", "xray-fdr", 4, kLargeIterations,
-                     "buffer_size=65536:buffer_max=1200:func_duration_threshold_us=0", "c", &error);
+    const auto log = large_log(*w, "e2e-interrupt", &error);
     ASSERT_FALSE(log.empty()) << error;
     const ScratchDir dir("xray-interrupt");
     const auto out = dir.path / "out.apc";

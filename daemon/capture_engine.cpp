@@ -21,9 +21,11 @@ CaptureEngine::CaptureEngine(CapturePlan plan, CaptureSink& sink)
       flush_period_(live_period(plan_.settings)) {}
 
 Status CaptureEngine::start() {
-    const collectors::CaptureContext ctx{plan_.settings, plan_.counters, plan_.zero_monotonic_ns};
     for (std::size_t i = 0; i < plan_.sources.size(); ++i) {
         collectors::Source* s = plan_.sources[i];
+        const std::int64_t zero =
+            i < plan_.source_zero_ns.size() ? plan_.source_zero_ns[i] : plan_.zero_monotonic_ns;
+        const collectors::CaptureContext ctx{plan_.settings, plan_.counters, zero};
         Status st = s->start(ctx);
         // The period may depend on the settings, so ask only once the source has started.
         Running r{s, s->poll_period() > 0 ? s->poll_period() : flush_period_, s->recorded()};

@@ -26,6 +26,9 @@ struct CapturePlan {
     apc::SummaryInfo summary;
     apc::EncoderOptions encoder;
     std::int64_t zero_monotonic_ns = 0;
+    // Per source, in `sources` order: its own zero, for trace inputs whose clocks differ
+    // (collectors/ingest/timeline_placement.hpp). Empty: every source uses zero_monotonic_ns.
+    std::vector<std::int64_t> source_zero_ns;
 };
 
 struct CaptureTotals {

@@ -98,6 +98,7 @@ Result<std::shared_ptr<LiveCapture>> CaptureService::start_capture(
     plan.cores = collectors_.cores;
     const std::int64_t zero = monotonic_ns();  // the live driver's clock
     plan.zero_monotonic_ns = collectors_.timeline_origin.value_or(zero);
+    plan.source_zero_ns = collectors_.source_zero;
     plan.summary = summary_now(plan.zero_monotonic_ns);
     auto engine = std::make_unique<CaptureEngine>(std::move(plan), sink);
     auto capture = std::make_shared<LiveCapture>(std::move(executor), std::move(engine), zero,

@@ -25,6 +25,8 @@ struct CollectorSet {
     std::vector<model::CoreName> cores;
     // Set for trace inputs: the timeline's zero in their clock domain (else live: "now").
     std::optional<model::Nanos> timeline_origin;
+    // Per source, for trace inputs of different clocks: each one's zero in its own clock.
+    std::vector<model::Nanos> source_zero;
 
     // Calls declare()/describe() on every source; the catalog is fixed from then on.
     void declare_all();

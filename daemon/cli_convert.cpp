@@ -57,16 +57,17 @@ int run_convert(const ConvertOptions& o, std::ostream& out, std::ostream& err) {
 
     CollectorSet set;
     std::vector<ingest::IngestSource*> inputs;
-    model::Nanos origin = collectors::kNever;
     std::uint64_t total_bytes = 0;
     for (auto& src : *opened) {
-        origin = std::min(origin, src->time_origin());
         total_bytes += src->report().bytes_total;
         inputs.push_back(src.get());
         set.sources.push_back(std::move(src));
     }
     set.declare_all();
     if (set.target.name.empty()) set.target.name = "converted";
+    const ingest::TimelinePlacement placed = place_inputs(inputs);
+    if (!o.json)
+        for (const auto& note : placed.notes) err << "apcgate convert: warning: " << note << "\n";
 
     auto dir = ApcDirectory::create(o.output, o.force, Durability::Cached);
     if (!dir) {
@@ -80,7 +81,8 @@ int run_convert(const ConvertOptions& o, std::ostream& out, std::ostream& err) {
     plan.settings = settings;
     plan.counters = model::CaptureCounters::assign(set.catalog, everything(set.catalog));
     for (auto& s : set.sources) plan.sources.push_back(s.get());
-    plan.zero_monotonic_ns = origin == collectors::kNever ? 0 : origin;
+    plan.zero_monotonic_ns = placed.zero;
+    plan.source_zero_ns = placed.input_zero;
     plan.summary.monotonic_delta_ns = plan.zero_monotonic_ns;
     plan.summary.attributes.emplace_back("agent", "apcgate " APCGATE_VERSION " convert");
 
@@ -132,7 +134,14 @@ int run_convert(const ConvertOptions& o, std::ostream& out, std::ostream& err) {
         j["complete"] = complete && sig == 0;
         if (sig != 0) j["interrupted"] = signal_name;
         j["inputs"] = nlohmann::json::array();
-        for (const auto* in : inputs) j["inputs"].push_back(report_json(in->report()));
+        for (std::size_t i = 0; i < inputs.size(); ++i) {
+            nlohmann::json r = report_json(inputs[i]->report());
+            r["clock"] = inputs[i]->clock().description;
+            r["placed_by"] = placed.how[i];
+            j["inputs"].push_back(std::move(r));
+        }
+        j["timeline"] = {{"clock", placed.monotonic ? "CLOCK_MONOTONIC" : "the first input's"},
+                         {"notes", placed.notes}};
         j["capture"] = {{"events", totals.events}, {"frames", totals.frames}, {"bytes", totals.bytes}};
         j["seconds"] = secs;
         j["input_mb_per_s"] = secs > 0 ? static_cast<double>(total_bytes) / 1e6 / secs : 0.0;

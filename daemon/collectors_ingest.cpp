@@ -1,5 +1,5 @@
 // The collector set of `serve --source fmt:PATH`: trace inputs streamed as a capture.
-#include <algorithm>
+#include <spdlog/spdlog.h>
 
 #include "daemon/cli.hpp"
 #include "daemon/ingest_registry.hpp"
@@ -18,12 +18,15 @@ Result<CollectorSet> make_ingest_collectors(const std::vector<std::string>& sour
     auto opened = open_inputs(specs, binary);
     if (!opened) return std::move(opened).take_error();
     CollectorSet set;
-    model::Nanos origin = collectors::kNever;
+    std::vector<collectors::ingest::IngestSource*> inputs;
     for (auto& src : *opened) {
-        origin = std::min(origin, src->time_origin());
+        inputs.push_back(src.get());
         set.sources.push_back(std::move(src));
     }
-    set.timeline_origin = origin == collectors::kNever ? 0 : origin;
+    const collectors::ingest::TimelinePlacement placed = place_inputs(inputs);
+    for (const auto& note : placed.notes) spdlog::warn("{}", note);
+    set.timeline_origin = placed.zero;
+    set.source_zero = placed.input_zero;
     set.declare_all();
     if (set.target.name.empty()) set.target.name = "trace";
     return set;

@@ -98,4 +98,13 @@ Result<std::vector<std::unique_ptr<ingest::IngestSource>>> open_inputs(
     return out;
 }
 
+collectors::ingest::TimelinePlacement place_inputs(
+    const std::vector<collectors::ingest::IngestSource*>& inputs) {
+    std::vector<collectors::ingest::TimelineInput> placed;
+    placed.reserve(inputs.size());
+    for (const auto* in : inputs)
+        placed.push_back({in->report().input(), in->time_origin(), in->clock()});
+    return collectors::ingest::place_on_timeline(placed);
+}
+
 }  // namespace apcgate::daemon

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "collectors/ingest/ingest_source.hpp"
+#include "collectors/ingest/timeline_placement.hpp"
 
 namespace apcgate::daemon {
 
@@ -26,5 +27,10 @@ Result<InputSpec> resolve_input(const std::string& arg, const std::string& force
 // Opens every input; the first failure is returned.
 Result<std::vector<std::unique_ptr<collectors::ingest::IngestSource>>> open_inputs(
     const std::vector<InputSpec>& inputs, const std::filesystem::path& binary);
+
+// Where the opened inputs go on the capture's timeline: by their clocks (each input's
+// time_origin() and clock()), see collectors/ingest/timeline_placement.hpp.
+collectors::ingest::TimelinePlacement place_inputs(
+    const std::vector<collectors::ingest::IngestSource*>& inputs);
 
 }  // namespace apcgate::daemon

@@ -37,6 +37,10 @@ class BarmanSource final : public ingest::IngestSource {
     PollResult poll(model::Nanos now, std::vector<model::Event>& out) override;
     void stop(model::Nanos now, std::vector<model::Event>& out) override;
     [[nodiscard]] model::Nanos time_origin() const override { return origin_; }
+    // The target's timer, which nothing in a dump relates to any other clock.
+    [[nodiscard]] ingest::InputClock clock() const override {
+        return {"barman", std::nullopt, "Barman target timer"};
+    }
     [[nodiscard]] const ingest::IngestReport& report() const override { return report_; }
 
     // The header read by open(), for tests and tools.

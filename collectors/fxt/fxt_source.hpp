@@ -41,6 +41,10 @@ class FxtSource final : public ingest::IngestSource {
     void stop(model::Nanos now, std::vector<model::Event>& out) override;
 
     [[nodiscard]] model::Nanos time_origin() const override;
+    // The trace's ticks (zx_ticks on Fuchsia), which the format relates to no other clock.
+    [[nodiscard]] ingest::InputClock clock() const override {
+        return {"fxt", std::nullopt, "FXT ticks"};
+    }
     [[nodiscard]] const ingest::IngestReport& report() const override { return report_; }
     [[nodiscard]] const ArchiveIndex& index() const { return *index_; }
 

@@ -8,9 +8,11 @@
 // debugger rewrote between captures is read afresh; poll() hands out events in timestamp order
 // a bounded chunk at a time (memory stays bounded for large inputs) and says finished at the end.
 //
-// Timestamps: an ingester converts its clock to nanoseconds in its own absolute domain, and
-// subtracts CaptureContext::zero_monotonic_ns, which the driver sets to the earliest
-// time_origin() of all inputs, so several inputs of one run share one timeline.
+// Timestamps: an ingester converts its clock to nanoseconds in its own absolute domain (clock()
+// names it), and subtracts CaptureContext::zero_monotonic_ns, which the driver sets to this
+// input's place on the capture's timeline (timeline_placement.hpp): the earliest time_origin()
+// of the inputs in one domain, related to the others' through CLOCK_MONOTONIC when it can be,
+// so several inputs of one run share one timeline.
 #pragma once
 
 #include <cstdint>
@@ -22,6 +24,7 @@
 #include <string>
 
 #include "collectors/ingest/ingest_report.hpp"
+#include "collectors/ingest/input_clock.hpp"
 #include "collectors/source.hpp"
 
 namespace apcgate::collectors::ingest {
@@ -45,6 +48,8 @@ class IngestSource : public Source {
 public:
     // Earliest timestamp of the input in the ingester's absolute ns domain (0 when unknown).
     [[nodiscard]] virtual model::Nanos time_origin() const = 0;
+    // The domain of the input's ns (valid, like time_origin(), once the factory opened it).
+    [[nodiscard]] virtual InputClock clock() const = 0;
     [[nodiscard]] virtual const IngestReport& report() const = 0;
     // Ingest sources have no period of their own: `convert` polls them as fast as it writes,
     // `serve --source` as fast as the client takes the frames.

@@ -29,6 +29,15 @@ std::optional<std::size_t> find_pair(std::span<const std::uint8_t> data, std::si
     return std::nullopt;
 }
 
+// A WallClockTime in ns, or nullopt when it cannot be one: LLVM's runtime writes seconds and
+// microseconds of CLOCK_MONOTONIC (a hostile or foreign writer's values place nothing).
+std::optional<std::int64_t> wall_clock_ns(const WallClockRecord& w) {
+    constexpr std::uint64_t kMaxSeconds = std::uint64_t{1} << 32;  // 136 years of uptime
+    if (w.seconds >= kMaxSeconds || w.fraction >= 1'000'000) return std::nullopt;
+    return static_cast<std::int64_t>(w.seconds) * 1'000'000'000 +
+           static_cast<std::int64_t>(w.fraction) * 1'000;
+}
+
 class Indexer {
   public:
     Indexer(std::span<const std::uint8_t> data, const FdrFormat& f, const std::string& input,
@@ -85,15 +94,20 @@ std::size_t Indexer::add_buffer(std::size_t pos, std::size_t size, bool stop_at_
     std::int32_t pid = 0;
     bool pid_known = false;
     std::optional<std::uint64_t> first_tsc;
+    std::optional<std::int64_t> wall_ns;  // the preamble's WallClockTime, when it is sane
+    bool tsc_from_cpu = false;            // the time base came with the CPU, beside the wall clock
     // The time base is normally the fourth record; a malformed buffer may have it later (the
     // decoding pass reports what comes before it), so look on until one is found.
     for (int i = 1; !first_tsc && tok.next(t) == FdrTokenizer::Step::Token; ++i) {
         if (t.kind == FdrKind::Pid && i < kPreambleRecords) {
             pid = decode_pid(t, format_).pid;
             pid_known = true;
+        } else if (t.kind == FdrKind::WallClock && i < kPreambleRecords) {
+            wall_ns = wall_clock_ns(decode_wall_clock(t, format_));
         } else if (t.kind == FdrKind::NewCpuId) {
             const NewCpuIdRecord cpu = decode_new_cpu_id(t, format_);
             first_tsc = cpu.tsc;
+            tsc_from_cpu = true;
             index_.max_cpu = std::max<std::uint32_t>(index_.max_cpu, cpu.cpu);
         } else if (t.kind == FdrKind::TscWrap) {
             first_tsc = decode_tsc_wrap(t, format_).tsc;
@@ -118,6 +132,7 @@ std::size_t Indexer::add_buffer(std::size_t pos, std::size_t size, bool stop_at_
         return used;
     }
     index_.add_block(BlockRef{pos, used, *first_tsc, *thread});
+    if (wall_ns && tsc_from_cpu) index_.add_wall_stamp(WallStamp{*first_tsc, *wall_ns});
     stats_.read(Stat::Block);
     return used;
 }

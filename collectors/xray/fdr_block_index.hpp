@@ -6,10 +6,11 @@
 //   v1:    Header { NewBuffer WallClockTime NewCPUId ... EndOfBuffer junk }*
 //          every buffer is the header's buffer_size long
 //
-// It reads only the records that open each buffer (thread, process, first TSC) and skips the
-// rest, so it costs one look per buffer. A buffer that does not start where the previous one
-// said it ends is reported, and the pass resynchronises on the next BufferExtents record that
-// is followed by a NewBuffer record (v1: on the next NewBuffer followed by WallClockTime).
+// It reads only the records that open each buffer (thread, process, wall clock, first TSC) and
+// skips the rest, so it costs one look per buffer. A buffer that does not start where the
+// previous one said it ends is reported, and the pass resynchronises on the next BufferExtents
+// record that is followed by a NewBuffer record (v1: on the next NewBuffer followed by
+// WallClockTime).
 #pragma once
 
 #include <span>

@@ -32,16 +32,30 @@ struct ThreadInfo {
     std::vector<std::uint32_t> blocks;  // indexes in LogIndex::blocks, in reading order
 };
 
+// An FDR buffer's WallClockTime (the writer's CLOCK_MONOTONIC when it set the buffer up, to the
+// microsecond) beside the buffer's time base: what relates the log's TSC to that clock.
+struct WallStamp {
+    std::uint64_t tsc = 0;
+    std::int64_t monotonic_ns = 0;
+};
+
 struct LogIndex {
+    // The first buffers' stamps are plenty to relate the clocks; more are not kept.
+    static constexpr std::size_t kMaxWallStamps = 4096;
+
     std::vector<BlockRef> blocks;
     std::vector<ThreadInfo> threads;
     std::optional<std::uint64_t> min_tsc;  // earliest block time base over all threads
     std::uint32_t max_cpu = 0;             // highest CPU the blocks start on
+    std::vector<WallStamp> wall_stamps;    // FDR: of the first kMaxWallStamps buffers
 
     // The thread for (pid, tid), created on first use; nullopt past kMaxThreads.
     std::optional<std::uint32_t> thread_for(std::int32_t pid, bool pid_known, std::int32_t tid);
     // Appends a block of `thread` and updates min_tsc.
     void add_block(const BlockRef& b);
+    void add_wall_stamp(const WallStamp& s) {
+        if (wall_stamps.size() < kMaxWallStamps) wall_stamps.push_back(s);
+    }
     // FDR: orders each thread's buffers by time base (the file holds them in queue order).
     void sort_blocks_by_time();
 

@@ -1,5 +1,7 @@
 #include "collectors/xray/xray_reader.hpp"
 
+#include <algorithm>
+
 #include "collectors/xray/fdr_block_index.hpp"
 #include "collectors/xray/xray_problem.hpp"
 
@@ -48,6 +50,17 @@ Result<std::unique_ptr<XrayReader>> XrayReader::open(std::span<const std::uint8_
 std::optional<model::Nanos> XrayReader::origin_ns() const {
     if (!ctx_.index.min_tsc) return std::nullopt;
     return ctx_.clock.to_ns(*ctx_.index.min_tsc);
+}
+
+std::optional<model::Nanos> XrayReader::to_monotonic() const {
+    const auto& stamps = ctx_.index.wall_stamps;
+    if (stamps.empty()) return std::nullopt;
+    std::vector<model::Nanos> offsets;
+    offsets.reserve(stamps.size());
+    for (const WallStamp& s : stamps) offsets.push_back(s.monotonic_ns - ctx_.clock.to_ns(s.tsc));
+    const auto middle = offsets.begin() + static_cast<std::ptrdiff_t>(offsets.size() / 2);
+    std::nth_element(offsets.begin(), middle, offsets.end());
+    return *middle;
 }
 
 bool looks_like_xray(std::span<const std::uint8_t> head) {

@@ -46,6 +46,13 @@ class XrayReader {
     // The earliest event's time on the log's ns timeline; nullopt for a log without events.
     [[nodiscard]] std::optional<model::Nanos> origin_ns() const;
     [[nodiscard]] const TscClock& clock() const { return ctx_.clock; }
+    // What to add to the log's ns to get the writer's CLOCK_MONOTONIC ns: the median, over the
+    // FDR buffers' WallClockTime stamps, of the stamp minus its buffer's time base (the runtime
+    // reads the TSC of the event that opens a buffer just before the wall clock, and keeps
+    // microseconds: each stamp is good to a microsecond or two; the median keeps an odd one, or a
+    // cycle frequency a little off over a long run, from moving the whole log). Nullopt for
+    // basic-mode logs and logs without stamps.
+    [[nodiscard]] std::optional<model::Nanos> to_monotonic() const;
     [[nodiscard]] std::uint64_t bytes_done() const { return ctx_.bytes_done; }
     Stats& stats() { return ctx_.stats; }
 

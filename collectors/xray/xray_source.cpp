@@ -43,6 +43,7 @@ Status XraySource::load() {
     if (!reader) return std::move(reader).take_error();
     reader_ = std::move(*reader);
     origin_ = reader_->origin_ns();
+    to_monotonic_ = reader_->to_monotonic();
     // The index's problems belong to the report at once (the capture may never start).
     add_report(*decoded_, *report_);
     *decoded_ = ingest::IngestReport("xray", options_.input.string());

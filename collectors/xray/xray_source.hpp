@@ -45,6 +45,10 @@ class XraySource final : public ingest::IngestSource {
 
     [[nodiscard]] std::string_view name() const override { return "xray"; }
     [[nodiscard]] model::Nanos time_origin() const override;
+    // The log's TSC; FDR logs relate it to CLOCK_MONOTONIC (XrayReader::to_monotonic).
+    [[nodiscard]] ingest::InputClock clock() const override {
+        return {"xray", to_monotonic_, "XRay TSC"};
+    }
     [[nodiscard]] const ingest::IngestReport& report() const override { return *report_; }
     void declare(model::CounterCatalog& catalog) override;
     void describe(model::TargetInfo& target) override;
@@ -84,6 +88,7 @@ class XraySource final : public ingest::IngestSource {
     std::unique_ptr<XrayReader> reader_;
     bool unread_ = false;  // no capture has read reader_ yet
     std::optional<model::Nanos> origin_;
+    std::optional<model::Nanos> to_monotonic_;
     std::unique_ptr<SpanMapper> mapper_;
     CallRateCounters rates_;
     model::Nanos zero_ = 0;

@@ -49,7 +49,7 @@ FdrBuilder& FdrBuilder::begin_buffer(std::int32_t tid, std::int32_t pid_value, s
     buf().u8(first_byte(0));
     buf().u32(static_cast<std::uint32_t>(tid));
     buf().zeros(11);
-    wall_clock(1000, 5);
+    wall_clock(wall_seconds_, wall_micros_);
     if (version_ >= 3) pid(pid_value);
     return new_cpu(cpu, tsc);
 }

@@ -39,7 +39,13 @@ class FdrBuilder {
                BitOrder bits = BitOrder::LsbFirst, std::uint64_t frequency = 1'000'000'000,
                std::uint64_t buffer_size = 4096);
 
-    // NewBuffer, WallClockTime, Pid (v3+) and NewCPUId.
+    // NewBuffer, WallClockTime (1000 s 5 us, or what next_wall_clock() set), Pid (v3+) and
+    // NewCPUId.
+    FdrBuilder& next_wall_clock(std::uint64_t seconds, std::uint32_t micros) {
+        wall_seconds_ = seconds;
+        wall_micros_ = micros;
+        return *this;
+    }
     FdrBuilder& begin_buffer(std::int32_t tid, std::int32_t pid, std::uint16_t cpu,
                              std::uint64_t tsc);
     FdrBuilder& function(std::uint8_t action, std::uint32_t function, std::uint32_t delta);
@@ -75,6 +81,8 @@ class FdrBuilder {
     std::uint64_t buffer_size_;
     Bytes file_;
     Bytes buffer_;
+    std::uint64_t wall_seconds_ = 1000;
+    std::uint32_t wall_micros_ = 5;
 };
 
 class BasicBuilder {

@@ -278,6 +278,28 @@ TEST(XrayReader, ThreadsMergeInTimeOrderAndEachThreadNeverGoesBack) {
     EXPECT_EQ((*reader)->origin_ns(), 100);
 }
 
+TEST(XrayReader, WallClockStampsRelateTheTscToClockMonotonic) {
+    // 2 GHz: TSC 4e9 is 2 s on the log's timeline. Each buffer's WallClockTime (CLOCK_MONOTONIC,
+    // s and us) minus its time base: 98 s, 98 s + 1 us, 98 s + 3 us; the median is taken. A
+    // stamp that cannot be microseconds places nothing.
+    FdrBuilder b(5, E::Little, BitOrder::LsbFirst, 2'000'000'000);
+    b.next_wall_clock(100, 0).begin_buffer(1, 9, 0, 4'000'000'000).enter(1, 0).end_buffer();
+    b.next_wall_clock(102, 3).begin_buffer(2, 9, 0, 8'000'000'000).enter(1, 0).end_buffer();
+    b.next_wall_clock(5, 2'000'000).begin_buffer(3, 9, 0, 1'000).enter(1, 0).end_buffer();
+    b.next_wall_clock(101, 1).begin_buffer(1, 9, 0, 6'000'000'000).enter(1, 0).end_buffer();
+    collectors::ingest::IngestReport report("xray", "t");
+    auto reader = collectors::xray::XrayReader::open(b.bytes(), "t", report);
+    ASSERT_TRUE(reader);
+    EXPECT_EQ((*reader)->index().wall_stamps.size(), 3U);
+    EXPECT_EQ((*reader)->to_monotonic(), 98'000'001'000);
+
+    BasicBuilder basic(3);
+    basic.record(0, 1, 1000, 7, 9).record(1, 1, 1010, 7, 9);
+    auto plain = collectors::xray::XrayReader::open(basic.bytes(), "b", report);
+    ASSERT_TRUE(plain);
+    EXPECT_EQ((*plain)->to_monotonic(), std::nullopt);  // basic mode has no wall clock
+}
+
 TEST(XrayReader, ArgumentsSurviveBatchBoundaries) {
     FdrBuilder b(5);
     b.begin_buffer(1, 9, 0, 0);

@@ -135,6 +135,10 @@ model::Nanos CtfSource::time_origin() const {
     return probe_.range ? probe_.range->begin : 0;
 }
 
+ingest::InputClock CtfSource::clock() const {
+    return probe_.clock;
+}
+
 Status CtfSource::start(const CaptureContext& ctx) {
     end_reading();
     zero_ = ctx.zero_monotonic_ns;

@@ -46,10 +46,8 @@ class CtfSource final : public ingest::IngestSource {
     PollResult poll(model::Nanos now, std::vector<model::Event>& out) override;
     void stop(model::Nanos now, std::vector<model::Event>& out) override;
     [[nodiscard]] model::Nanos time_origin() const override;
-    // Until the probe reads the traces' clock classes: a domain of CTF inputs of its own.
-    [[nodiscard]] ingest::InputClock clock() const override {
-        return {"ctf", std::nullopt, "CTF clock"};
-    }
+    // The traces' clock as the probe found it (trace_probe.hpp: decide_clock()).
+    [[nodiscard]] ingest::InputClock clock() const override;
     [[nodiscard]] const ingest::IngestReport& report() const override { return report_; }
 
   private:

@@ -21,6 +21,7 @@
 
 #include "collectors/ctf/ctf_counters.hpp"
 #include "collectors/ctf/trace_query.hpp"
+#include "collectors/ingest/input_clock.hpp"
 #include "protocol/wire/result.hpp"
 
 namespace apcgate::collectors::ctf {
@@ -30,6 +31,30 @@ inline constexpr std::uint64_t kProbeMessageLimit = 10000;
 
 class TraceGraph;
 class MessageHandler;
+
+// What the probe learns of one clock class (the default clock of some stream class).
+struct ClockClassInfo {
+    std::string name;  // "" when it has none
+    std::string uuid;  // canonical text form, "" when it has none
+    bool unix_epoch = false;
+    std::uint64_t frequency = 0;
+    std::int64_t offset_s = 0;
+    std::uint64_t offset_cycles = 0;
+};
+
+// The clock class offset (seconds + cycles at `frequency`) in ns, when it fits in 64 bits.
+std::optional<std::int64_t> clock_offset_ns(const ClockClassInfo& c);
+
+// LTTng names its trace clock "monotonic" (UST and kernel alike; a clock plugin that replaces
+// it gives its own name): the raw values are CLOCK_MONOTONIC ns and the offset is realtime -
+// monotonic when the session started, measured by each session (and domain) on its own.
+inline constexpr std::string_view kLttngClockName = "monotonic";
+// Offsets of LTTng traces of one input this close are one measurement of realtime - monotonic.
+inline constexpr std::int64_t kOffsetAgreementNs = 1'000'000;
+
+// The input's clock from the clock classes of its streams (in the order they were met), and
+// whether some stream has no clock (its events have no time: the input is a domain alone).
+ingest::InputClock decide_clock(const std::vector<ClockClassInfo>& clocks, bool unclocked_streams);
 
 // Messages taken from a graph, with a reference each, until they are handed over.
 class HeldMessages {
@@ -59,6 +84,8 @@ struct ProbeResult {
     std::string hostname;  // the first trace's `hostname` environment entry
     int cores = 1;
     std::optional<TimeRange> range;  // over all traces, ns from the clocks' origin
+    // What those ns are measured on (decide_clock()); an input of no trace is a domain alone.
+    ingest::InputClock clock{"", std::nullopt, "CTF clock (no trace read)"};
     // For the first capture: the graph, and the messages already taken from it. The messages
     // are declared last so they are released before the graph they belong to.
     std::unique_ptr<TraceGraph> graph;

@@ -160,6 +160,11 @@ void encode_probe(const ProbeResult& probe, FrameBytes& out) {
         w.put(probe.range->begin);
         w.put(probe.range->end);
     }
+    w.str(probe.clock.domain);
+    w.reserve(1 + 8);
+    w.put<std::uint8_t>(probe.clock.to_monotonic.has_value());
+    if (probe.clock.to_monotonic) w.put<std::int64_t>(*probe.clock.to_monotonic);
+    w.str(probe.clock.description);
     w.finish();
 }
 

@@ -8,6 +8,8 @@
 //   kind 1 probe := ntraces:u32 path* nrejected:u32 error* irq:u8 softirq:u8 sched:u8
 //                   nperf:u32 (index:i32 type:u8 counter label per_thread:u8)* needs_cores:i32
 //                   hostname cores:i32 has_range:u8 [begin:i64 end:i64]
+//                   clock_domain has_to_monotonic:u8 [to_monotonic:i64] clock_description
+//                   (the input's clock, trace_probe.hpp; both strings <= kMaxClockText)
 //   kind 2 chunk := watermark:i64 clock_ns:i64 finished:u8
 //                   nkinds:u32 (name read:u64 mapped:u64 skipped:u64)*
 //                   nproblems:u32 error* stopped:u8
@@ -54,6 +56,9 @@ inline constexpr std::size_t kChunkTextBytes = 4 << 20;
 // A chunk is about 64K events and a few MiB of text (ctf_source.hpp): far below this.
 inline constexpr std::uint32_t kMaxFrameBytes = 64u << 20;
 inline constexpr std::size_t kFrameHeaderBytes = 5;
+// The probe's clock domain and description are a few dozen bytes (the clock's name is cut at
+// 128): a longer one in a frame is garbage.
+inline constexpr std::uint32_t kMaxClockText = 1024;
 
 enum class FrameKind : std::uint8_t { Probe = 1, Chunk = 2, Error = 3, End = 4 };
 

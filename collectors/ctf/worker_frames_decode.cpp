@@ -25,6 +25,17 @@ std::string read_string(ByteReader& r, std::string_view field) {
     return {reinterpret_cast<const char*>(bytes.data()), bytes.size()};
 }
 
+std::string read_clock_text(ByteReader& r, std::string_view field) {
+    const std::uint32_t n = r.u32(field);
+    if (r.ok() && n > kMaxClockText)
+        r.fail(
+            "clock text of " + std::to_string(n) + " bytes, over " + std::to_string(kMaxClockText),
+            field);
+    if (!r.ok()) return {};
+    const auto bytes = r.bytes(n, field);
+    return {reinterpret_cast<const char*>(bytes.data()), bytes.size()};
+}
+
 // A count of items of at least `min_bytes` each, checked against the bytes left.
 std::uint32_t read_count(ByteReader& r, std::size_t min_bytes, std::string_view field) {
     const std::uint32_t n = r.u32(field);
@@ -172,6 +183,9 @@ Result<ProbeResult> decode_probe(std::span<const std::uint8_t> body) {
         range.end = r.i64("end");
         p.range = range;
     }
+    p.clock.domain = read_clock_text(r, "clock_domain");
+    if (r.u8("has_to_monotonic") != 0) p.clock.to_monotonic = r.i64("to_monotonic");
+    p.clock.description = read_clock_text(r, "clock_description");
     if (r.ok() && !r.at_end()) r.fail(std::to_string(r.remaining()) + " bytes left over", "end");
     if (!r.ok()) return r.take_error();
     return p;

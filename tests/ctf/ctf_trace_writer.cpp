@@ -51,11 +51,14 @@ std::string CtfTraceWriter::metadata() const {
         domain_ +
         "\";\n"
         "  tracer_name = \"hand-made\";\n};\n"
-        "clock {\n  name = \"monotonic\";\n  freq = " +
-        std::to_string(clock_.freq) + ";\n  offset_s = " + std::to_string(clock_.offset_s) +
+        "clock {\n  name = \"" +
+        clock_.name + "\";\n  freq = " + std::to_string(clock_.freq) +
+        ";\n  offset_s = " + std::to_string(clock_.offset_s) +
         ";\n  offset = " + std::to_string(clock_.offset_cycles) +
         ";\n};\n"
-        "typealias integer { size = 64; align = 8; signed = false; map = clock.monotonic.value; } "
+        "typealias integer { size = 64; align = 8; signed = false; map = clock." +
+        clock_.name +
+        ".value; } "
         ":= clock_u64;\n"
         "stream {\n  id = 0;\n"
         "  packet.context := struct { clock_u64 timestamp_begin; clock_u64 timestamp_end;\n"

@@ -42,6 +42,7 @@ struct ClockAndSequence {
     std::int64_t offset_s = 1700000000;
     std::int64_t offset_cycles = 0;
     bool packet_seq_num = false;
+    std::string name = "monotonic";  // the clock's name (LTTng's is "monotonic")
 };
 
 struct TraceEvent {

@@ -62,6 +62,17 @@ std::optional<Workload> workload(bool with_typed) {
     return w;
 }
 
+std::optional<std::filesystem::path> build_instrumented(const std::string& source,
+                                                        const std::string& flags) {
+    if (clangxx().empty()) return std::nullopt;
+    const auto binary = scratch_dir() / std::filesystem::path(source).stem();
+    const std::string cmd = clangxx() + " -O2 -fxray-instrument " + APCGATE_SOURCE_DIR +
+                            "/tests/xray/workload/" + source + " -o " + binary.string() + " " +
+                            flags;
+    if (run(cmd).first != 0) return std::nullopt;
+    return binary;
+}
+
 std::filesystem::path run_workload(const Workload& w, const std::string& name,
                                    const std::string& mode, int threads, int iterations,
                                    const std::string& options, const std::string& features,

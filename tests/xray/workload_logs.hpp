@@ -19,6 +19,11 @@ struct Workload {
 // Builds (once) the workload; nullopt when clang-14 or the XRay runtime is missing.
 std::optional<Workload> workload(bool with_typed);
 
+// Builds tests/xray/workload/`source` with clang-14's XRay instrumentation and `flags` (extra
+// libraries) into the scratch directory; nullopt when clang-14 is missing or the build fails.
+std::optional<std::filesystem::path> build_instrumented(const std::string& source,
+                                                        const std::string& flags);
+
 // Runs it and returns the log it wrote (empty path on failure, with `error` set).
 std::filesystem::path run_workload(const Workload& w, const std::string& name,
                                    const std::string& mode, int threads, int iterations,

@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include "daemon/clocks.hpp"
+#include "daemon/ingest_registry.hpp"
 #include "xml/documents.hpp"
 
 namespace apcgate::daemon {
@@ -97,8 +98,21 @@ Result<std::shared_ptr<LiveCapture>> CaptureService::start_capture(
     for (auto& s : collectors_.sources) plan.sources.push_back(s.get());
     plan.cores = collectors_.cores;
     const std::int64_t zero = monotonic_ns();  // the live driver's clock
-    plan.zero_monotonic_ns = collectors_.timeline_origin.value_or(zero);
-    plan.source_zero_ns = collectors_.source_zero;
+    plan.zero_monotonic_ns = zero;
+    if (!collectors_.inputs.empty()) {
+        // Each capture reads the inputs as they are now (a debugger or a new run of the program
+        // may have rewritten them since the last one), so their places are found anew: else a
+        // rewritten log's capture would start minutes after its zero, or before it. A failed
+        // refresh is the input's start() failure too, and is reported as such.
+        for (auto* in : collectors_.inputs) (void)in->refresh();
+        const auto placed = place_inputs(collectors_.inputs);
+        if (placed.notes != collectors_.placement_notes) {
+            for (const auto& note : placed.notes) spdlog::warn("{}", note);
+            collectors_.placement_notes = placed.notes;
+        }
+        plan.zero_monotonic_ns = placed.zero;
+        plan.source_zero_ns = placed.input_zero;
+    }
     plan.summary = summary_now(plan.zero_monotonic_ns);
     auto engine = std::make_unique<CaptureEngine>(std::move(plan), sink);
     auto capture = std::make_shared<LiveCapture>(std::move(executor), std::move(engine), zero,

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "collectors/ingest/ingest_source.hpp"
 #include "collectors/source.hpp"
 #include "daemon/capture_engine.hpp"
 #include "daemon/config_store.hpp"
@@ -23,10 +24,11 @@ struct CollectorSet {
     model::CounterCatalog catalog;
     model::TargetInfo target;
     std::vector<model::CoreName> cores;
-    // Set for trace inputs: the timeline's zero in their clock domain (else live: "now").
-    std::optional<model::Nanos> timeline_origin;
-    // Per source, for trace inputs of different clocks: each one's zero in its own clock.
-    std::vector<model::Nanos> source_zero;
+    // Trace inputs (`serve --source`; the same objects as `sources`): each capture places them
+    // on its timeline by their clocks as they are then (else live: zero is "now").
+    std::vector<collectors::ingest::IngestSource*> inputs;
+    // The notes of the last placement of `inputs`, logged when they change.
+    std::vector<std::string> placement_notes;
 
     // Calls declare()/describe() on every source; the catalog is fixed from then on.
     void declare_all();

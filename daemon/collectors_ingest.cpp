@@ -18,15 +18,13 @@ Result<CollectorSet> make_ingest_collectors(const std::vector<std::string>& sour
     auto opened = open_inputs(specs, binary);
     if (!opened) return std::move(opened).take_error();
     CollectorSet set;
-    std::vector<collectors::ingest::IngestSource*> inputs;
     for (auto& src : *opened) {
-        inputs.push_back(src.get());
+        set.inputs.push_back(src.get());
         set.sources.push_back(std::move(src));
     }
-    const collectors::ingest::TimelinePlacement placed = place_inputs(inputs);
-    for (const auto& note : placed.notes) spdlog::warn("{}", note);
-    set.timeline_origin = placed.zero;
-    set.source_zero = placed.input_zero;
+    // Said at start-up (each capture places the inputs again, and says it when that changes).
+    set.placement_notes = place_inputs(set.inputs).notes;
+    for (const auto& note : set.placement_notes) spdlog::warn("{}", note);
     set.declare_all();
     if (set.target.name.empty()) set.target.name = "trace";
     return set;

@@ -98,21 +98,35 @@ Result<BarmanSource::Loaded> BarmanSource::load(const std::filesystem::path& pat
                   std::move(problems)};
 }
 
-Result<std::unique_ptr<BarmanSource>> BarmanSource::open(const ingest::IngestOptions& options) {
-    auto loaded = load(options.input);
-    if (!loaded) return std::move(loaded).take_error();
-    const auto earliest = earliest_ticks(*loaded);
+model::Nanos BarmanSource::origin_of(const Loaded& loaded) {
+    const auto earliest = earliest_ticks(loaded);
     // The input's ns domain is ns since timestamp_base; records before the base move it back,
     // by at most 2^60 ns (36 years) so that the driver's arithmetic on origins cannot overflow
     // (earlier records are put at that bound).
     constexpr model::Nanos kFurthestBack = -(model::Nanos{1} << 60);
-    const model::Nanos origin =
-        earliest ? std::clamp<model::Nanos>(loaded->header.preamble.clock.to_ns(*earliest),
-                                            kFurthestBack, 0)
-                 : 0;
+    return earliest ? std::clamp<model::Nanos>(loaded.header.preamble.clock.to_ns(*earliest),
+                                               kFurthestBack, 0)
+                    : 0;
+}
+
+Result<std::unique_ptr<BarmanSource>> BarmanSource::open(const ingest::IngestOptions& options) {
+    auto loaded = load(options.input);
+    if (!loaded) return std::move(loaded).take_error();
+    const model::Nanos origin = origin_of(*loaded);
     const std::uint64_t size = loaded->file.size();
     return std::unique_ptr<BarmanSource>(
         new BarmanSource(options.input, std::move(loaded->header), origin, size));
+}
+
+Status BarmanSource::refresh() {
+    capture_.reset();
+    auto loaded = load(path_);
+    if (!loaded)
+        return std::move(loaded).take_error().while_(
+            "reading the Barman data store at capture start");
+    origin_ = origin_of(*loaded);
+    refreshed_ = std::move(loaded).value();
+    return {};
 }
 
 void BarmanSource::declare(model::CounterCatalog& catalog) {
@@ -139,10 +153,11 @@ Status BarmanSource::start(const CaptureContext& ctx) {
     const std::uint64_t total = report_.bytes_total;
     report_ = ingest::IngestReport("barman", path_.string());
     report_.bytes_total = total;
-    auto loaded = load(path_);
-    if (!loaded)
-        return std::move(loaded).take_error().while_(
-            "reading the Barman data store at capture start");
+    if (!refreshed_) {
+        if (Status st = refresh(); !st) return st;
+    }
+    std::optional<Loaded> loaded = std::move(refreshed_);
+    refreshed_.reset();
     report_.bytes_total = loaded->file.size();
     report_.read(kind::kHeader);
     for (auto& p : loaded->header.problems) report_.bad_record(p);

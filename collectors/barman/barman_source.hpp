@@ -41,6 +41,9 @@ class BarmanSource final : public ingest::IngestSource {
     [[nodiscard]] ingest::InputClock clock() const override {
         return {"barman", std::nullopt, "Barman target timer"};
     }
+    // Reads the dump as it is now (a debugger may have rewritten it): its time origin, and what
+    // the next start() reads.
+    Status refresh() override;
     [[nodiscard]] const ingest::IngestReport& report() const override { return report_; }
 
     // The header read by open(), for tests and tools.
@@ -60,6 +63,7 @@ class BarmanSource final : public ingest::IngestSource {
     BarmanSource(std::filesystem::path path, Header header, model::Nanos origin,
                  std::uint64_t size);
     void finish_reading();
+    static model::Nanos origin_of(const Loaded& loaded);
 
     std::filesystem::path path_;
     Header header_;
@@ -67,6 +71,7 @@ class BarmanSource final : public ingest::IngestSource {
     model::Nanos origin_ = 0;
     ingest::IngestReport report_;
     std::unique_ptr<Capture> capture_;
+    std::optional<Loaded> refreshed_;  // read by refresh(), for the next start()
     model::Nanos watermark_ = 0;
 };
 

@@ -90,6 +90,8 @@ std::uint64_t trace_events(const ingest::IngestReport& counts) {
 
 Result<std::unique_ptr<CtfSource>> CtfSource::open(const fs::path& input,
                                                    const fs::path& self_exe) {
+    // Before the probe: a file that changes while it runs is probed again at refresh().
+    const std::uint64_t fingerprint = tree_fingerprint(input);
     auto traces = find_traces(input);
     if (!traces) return std::move(traces).take_error();
     std::optional<Error> lost;
@@ -100,16 +102,19 @@ Result<std::unique_ptr<CtfSource>> CtfSource::open(const fs::path& input,
         if (e.input.empty()) std::move(e).in_input(input.string());
         return e;
     }
-    std::unique_ptr<CtfSource> source(new CtfSource(input, self_exe, std::move(*probe)));
+    std::unique_ptr<CtfSource> source(
+        new CtfSource(input, self_exe, std::move(*probe), fingerprint));
     // libbabeltrace2 died on the traces: a capture of no events, and the report says why.
     if (lost) source->report_.stopped(std::move(*lost));
     return source;
 }
 
-CtfSource::CtfSource(fs::path input, fs::path self_exe, ProbeResult probe)
+CtfSource::CtfSource(fs::path input, fs::path self_exe, ProbeResult probe,
+                     std::uint64_t fingerprint)
     : input_(std::move(input)),
       self_exe_(std::move(self_exe)),
       probe_(std::move(probe)),
+      fingerprint_(fingerprint),
       report_("ctf", input_.string()) {
     for (const auto& t : probe_.traces) report_.bytes_total += stream_bytes(t);
     // Traces that could not be opened are reported once: the capture holds the others.
@@ -137,6 +142,17 @@ model::Nanos CtfSource::time_origin() const {
 
 ingest::InputClock CtfSource::clock() const {
     return probe_.clock;
+}
+
+Status CtfSource::refresh() {
+    if (tree_fingerprint(input_) == fingerprint_) return {};
+    end_reading();
+    auto fresh = open(input_, self_exe_);
+    if (!fresh) return std::move(fresh).take_error();
+    probe_ = std::move((*fresh)->probe_);
+    fingerprint_ = (*fresh)->fingerprint_;
+    report_ = std::move((*fresh)->report_);
+    return {};
 }
 
 Status CtfSource::start(const CaptureContext& ctx) {

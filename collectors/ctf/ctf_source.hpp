@@ -48,10 +48,14 @@ class CtfSource final : public ingest::IngestSource {
     [[nodiscard]] model::Nanos time_origin() const override;
     // The traces' clock as the probe found it (trace_probe.hpp: decide_clock()).
     [[nodiscard]] ingest::InputClock clock() const override;
+    // Probes the traces again when any of their files changed since the last probe (a session
+    // rotated or rewritten between captures).
+    Status refresh() override;
     [[nodiscard]] const ingest::IngestReport& report() const override { return report_; }
 
   private:
-    CtfSource(std::filesystem::path input, std::filesystem::path self_exe, ProbeResult probe);
+    CtfSource(std::filesystem::path input, std::filesystem::path self_exe, ProbeResult probe,
+              std::uint64_t fingerprint);
     void read_frames();  // the reader thread
     void end_with(Error e, Chunk chunk);
     void end_reading();  // stops the worker and joins the reader thread
@@ -62,6 +66,7 @@ class CtfSource final : public ingest::IngestSource {
     std::filesystem::path input_;
     std::filesystem::path self_exe_;
     ProbeResult probe_;
+    std::uint64_t fingerprint_ = 0;  // of the files probe_ describes (tree_fingerprint())
     ingest::IngestReport report_;
     model::Nanos zero_ = 0;
     model::Nanos watermark_ = 0;

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <cstdio>
+#include <string>
 #include <system_error>
 
 #include "protocol/wire/byte_reader.hpp"
@@ -99,6 +100,42 @@ std::uint64_t stream_bytes(const fs::path& trace_dir) {
         if (!ec) total += size;
     }
     return total;
+}
+
+namespace {
+
+void fingerprint_walk(const fs::path& dir, int depth, std::size_t& visited,
+                      std::vector<std::string>& entries) {
+    std::error_code ec;
+    for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) {
+        if (++visited > kMaxEntriesVisited) return;
+        const fs::path& p = it->path();
+        std::error_code e;
+        if (it->is_directory(e)) {
+            if (depth < kMaxTreeDepth) fingerprint_walk(p, depth + 1, visited, entries);
+            continue;
+        }
+        const auto size = it->file_size(e);
+        const auto mtime = it->last_write_time(e).time_since_epoch().count();
+        entries.push_back(p.string() + '\0' + std::to_string(size) + '\0' + std::to_string(mtime));
+    }
+}
+
+}  // namespace
+
+std::uint64_t tree_fingerprint(const fs::path& root) {
+    std::vector<std::string> entries;
+    std::size_t visited = 0;
+    std::error_code ec;
+    // A trace named by its metadata file: its directory holds the streams.
+    fingerprint_walk(fs::is_directory(root, ec) ? root : root.parent_path(), 0, visited, entries);
+    std::sort(entries.begin(), entries.end());  // the directory order is no order
+    std::uint64_t h = 14695981039346656037ULL;  // FNV-1a
+    for (const auto& e : entries) {
+        for (const char c : e) h = (h ^ static_cast<std::uint8_t>(c)) * 1099511628211ULL;
+        h = (h ^ 0xFFU) * 1099511628211ULL;
+    }
+    return h;
 }
 
 }  // namespace apcgate::collectors::ctf

@@ -35,4 +35,8 @@ Result<std::vector<std::filesystem::path>> find_traces(const std::filesystem::pa
 // with their total size: what progress is measured against.
 std::uint64_t stream_bytes(const std::filesystem::path& trace_dir);
 
+// A hash of every file's path, size and modification time at or below `root` (bounded like
+// find_traces()): it changes when a tracer adds, grows or rewrites any file of the traces.
+std::uint64_t tree_fingerprint(const std::filesystem::path& root);
+
 }  // namespace apcgate::collectors::ctf

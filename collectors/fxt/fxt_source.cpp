@@ -57,19 +57,26 @@ model::Nanos FxtSource::time_origin() const {
     return index_->origin_ns == kNever ? 0 : index_->origin_ns;
 }
 
-Status FxtSource::start(const CaptureContext& ctx) {
+Status FxtSource::refresh() {
     run_.reset();  // drops views into the old mapping before it may be replaced
     auto identity = wire::MappedFile::identify(path_);
     if (!identity) return std::move(identity).take_error();
-    if (!first_start_ || *identity != input_.identity()) {
-        // Read afresh: a debugger or writer may have replaced the archive since the last read.
+    if (!unread_ || *identity != input_.identity()) {
+        // Read afresh: a debugger or writer may have replaced the archive since the last read
+        // (a capture's read, or the same path rewritten).
         auto input = wire::MappedFile::open(path_);
         if (!input) return std::move(input).take_error();
         index_.reset();
         input_ = std::move(input).value();
         index_ = std::make_unique<ArchiveIndex>(build_index(input_.bytes()));
+        unread_ = true;
     }
-    first_start_ = false;
+    return {};
+}
+
+Status FxtSource::start(const CaptureContext& ctx) {
+    if (Status st = refresh(); !st) return st;
+    unread_ = false;
     report_ = ingest::IngestReport("fxt", path_.string());
     report_.bytes_total = input_.bytes().size();
 

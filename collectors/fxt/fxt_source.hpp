@@ -45,6 +45,7 @@ class FxtSource final : public ingest::IngestSource {
     [[nodiscard]] ingest::InputClock clock() const override {
         return {"fxt", std::nullopt, "FXT ticks"};
     }
+    Status refresh() override;
     [[nodiscard]] const ingest::IngestReport& report() const override { return report_; }
     [[nodiscard]] const ArchiveIndex& index() const { return *index_; }
 
@@ -57,7 +58,7 @@ class FxtSource final : public ingest::IngestSource {
     ArchiveReader::Limits limits_;
     ingest::IngestReport report_;
     std::optional<FxtRun> run_;
-    bool first_start_ = true;
+    bool unread_ = true;  // no capture has read input_ since it was mapped
 };
 
 }  // namespace apcgate::collectors::fxt

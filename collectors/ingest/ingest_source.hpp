@@ -3,10 +3,11 @@
 // capture engine as live collectors.
 //
 // Lifecycle: the factory opens the input and reads what it must to declare counters and to find
-// the input's time origin (header, or a first pass); declare()/describe() follow; start()
-// (re)reads the input from the beginning — `serve --source` starts one per capture, so a file a
-// debugger rewrote between captures is read afresh; poll() hands out events in timestamp order
-// a bounded chunk at a time (memory stays bounded for large inputs) and says finished at the end.
+// the input's time origin (header, or a first pass); declare()/describe() follow; refresh()
+// re-reads that much if the input changed; start() (re)reads the input from the beginning —
+// `serve --source` starts one per capture, so a file a debugger rewrote between captures is
+// read afresh; poll() hands out events in timestamp order a bounded chunk at a time (memory
+// stays bounded for large inputs) and says finished at the end.
 //
 // Timestamps: an ingester converts its clock to nanoseconds in its own absolute domain (clock()
 // names it), and subtracts CaptureContext::zero_monotonic_ns, which the driver sets to this
@@ -50,6 +51,11 @@ public:
     [[nodiscard]] virtual model::Nanos time_origin() const = 0;
     // The domain of the input's ns (valid, like time_origin(), once the factory opened it).
     [[nodiscard]] virtual InputClock clock() const = 0;
+    // Brings what time_origin() and clock() describe up to date with the input as it is now:
+    // `serve --source` runs many captures, and a debugger or a new run of the program may have
+    // rewritten the file since it was opened. The driver calls it before it places the inputs
+    // for a capture (and start() reads what it found). An error is the input's, as from open().
+    virtual Status refresh() = 0;
     [[nodiscard]] virtual const IngestReport& report() const = 0;
     // Ingest sources have no period of their own: `convert` polls them as fast as it writes,
     // `serve --source` as fast as the client takes the frames.

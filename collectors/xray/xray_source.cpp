@@ -70,20 +70,23 @@ void XraySource::describe(model::TargetInfo& target) {
     }
 }
 
+Status XraySource::refresh() {
+    end_decoding();  // a capture that was not stopped must not read what load() replaces
+    // Every capture reads the log from the start: it may have been rewritten since. What was
+    // loaded is kept when no capture has read it yet and the file is still the same one (a
+    // large log's index and mapping cost several ms, before the decoding thread can start).
+    // (The mapping's identity tells the file apart from the same path rewritten.)
+    const auto now = MappedInput::identify(options_.input);
+    const bool same = reader_ && unread_ && now && *now == input_.identity();
+    return same ? Status{} : load();
+}
+
 Status XraySource::start(const CaptureContext& ctx) {
     end_decoding();
     full_.reset();
     mapper_.reset();
     finished_ = true;  // until the log is loaded again
-    // Every capture reads the log from the start: it may have been rewritten since. What open()
-    // read is kept when no capture has read it yet and the file is still the same one (a
-    // large log's index and mapping cost several ms, before the decoding thread can start).
-    // (The mapping's identity tells the file apart from the same path rewritten.)
-    const auto now = MappedInput::identify(options_.input);
-    const bool same = reader_ && unread_ && now && *now == input_.identity();
-    if (!same) {
-        if (Status st = load(); !st) return st;
-    }
+    if (Status st = refresh(); !st) return st;
     unread_ = false;
     zero_ = ctx.zero_monotonic_ns;
     watermark_ = origin_ ? *origin_ - zero_ : 0;

@@ -49,6 +49,7 @@ class XraySource final : public ingest::IngestSource {
     [[nodiscard]] ingest::InputClock clock() const override {
         return {"xray", to_monotonic_, "XRay TSC"};
     }
+    Status refresh() override;
     [[nodiscard]] const ingest::IngestReport& report() const override { return *report_; }
     void declare(model::CounterCatalog& catalog) override;
     void describe(model::TargetInfo& target) override;

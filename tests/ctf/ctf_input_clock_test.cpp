@@ -210,5 +210,32 @@ TEST(CtfInputClock, TraceWithoutAClockIsADomainAlone) {
     EXPECT_FALSE(c.to_monotonic);
 }
 
+TEST(CtfInputClock, RefreshProbesATraceRewrittenSinceItWasOpened) {
+    const fs::path dir = scratch_dir("clock-refresh") / "t";
+    const auto write = [&](std::int64_t offset_s, int events) {
+        fs::remove_all(dir);
+        CtfTraceWriter w(dir, {{"app:tick", "int32_t i;"}}, "ust",
+                         ClockAndSequence{1'000'000'000, offset_s, 0});
+        std::vector<TraceEvent> packet;
+        for (int i = 0; i < events; ++i)
+            packet.push_back({0, 100 + 100 * static_cast<std::uint64_t>(i), Payload().i32(i)});
+        w.packet("chan_0", 0, 0, packet);
+        w.finish();
+    };
+    write(1000, 2);
+    auto run = run_ctf(dir);
+    ASSERT_TRUE(run) << run.error().to_string();
+    auto& source = *(*run)->source;
+    EXPECT_EQ(source.time_origin(), 1000'000'000'100);
+    ASSERT_TRUE(source.refresh());  // nothing changed: nothing probed
+    EXPECT_EQ(*source.clock().to_monotonic, -1000'000'000'000);
+    // A later session's trace in its place (another session: another offset, more events).
+    write(5000, 3);
+    ASSERT_TRUE(source.refresh());
+    EXPECT_EQ(source.time_origin(), 5000'000'000'100);
+    EXPECT_EQ(*source.clock().to_monotonic, -5000'000'000'000);
+    fs::remove_all(dir.parent_path());
+}
+
 }  // namespace
 }  // namespace apcgate::ctf_test

@@ -22,6 +22,7 @@ void read_all(std::span<const std::uint8_t> log) {
     auto reader = cx::XrayReader::open(log, "fuzz", report);
     if (!reader) return;
     cx::XrayReader& r = **reader;
+    (void)r.to_monotonic();  // any stamps: no overflow (UBSan), no crash
     cx::FunctionNames names;
     cx::SpanMapper mapper(names, r.stats(), "fuzz", "");
     std::vector<apcgate::model::Event> out;

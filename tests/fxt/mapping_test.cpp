@@ -277,5 +277,22 @@ TEST(FxtMapping, SecondCaptureReadsAfreshAndGivesTheSameEvents) {
     EXPECT_EQ(run->stats(kind::kInstant).read, 2U);
 }
 
+TEST(FxtMapping, RefreshFindsTheOriginOfARewrittenArchive) {
+    const auto archive = [](std::uint64_t ticks) {
+        FxtWriter w;
+        w.magic();
+        w.event(0, ticks, inline_thread(1, 2), {}, inl("x"));
+        return w.bytes();
+    };
+    const auto path = write_temp("moved.fxt", archive(5'000));
+    auto run = run_path(path);
+    const model::Nanos before = run->source->time_origin();
+    write_temp("moved.fxt", archive(9'000));  // the next run's archive, in place
+    ASSERT_TRUE(run->source->refresh());
+    // Without an initialization record a tick is a nanosecond.
+    EXPECT_EQ(run->source->time_origin() - before, 4'000);
+    EXPECT_FALSE(run->source->clock().to_monotonic);  // ticks relate to no other clock
+}
+
 }  // namespace
 }  // namespace apcgate::fxt_test

@@ -316,6 +316,54 @@ TEST_P(XraySourceModes, EveryCaptureReadsTheLogAfresh) {
     EXPECT_TRUE(a.sink.bytes == b.sink.bytes);
 }
 
+TEST_P(XraySourceModes, RefreshReadsTheTimesOfALogRewrittenSinceItWasOpened) {
+    // One call at `tsc` (1 GHz), its buffer stamped with CLOCK_MONOTONIC 200 s.
+    const auto log_at = [](std::uint64_t tsc) {
+        FdrBuilder b(5);
+        b.next_wall_clock(200, 0).begin_buffer(7, 70, 0, tsc).enter(1, 0).exit(1, 5).end_buffer();
+        return b.bytes();
+    };
+    TempLog log(log_at(50'000));
+    ingest::IngestOptions options{log.path(), {}};
+    options.decoding_thread = GetParam();
+    auto s = XraySource::open(options);
+    ASSERT_TRUE(s);
+    XraySource& source = **s;
+    EXPECT_EQ(source.time_origin(), 50'000);
+    EXPECT_EQ(source.clock().to_monotonic, 200'000'000'000 - 50'000);
+    ASSERT_TRUE(source.refresh());  // unchanged: the same
+    EXPECT_EQ(source.time_origin(), 50'000);
+
+    // A new run's log under the same name (a new file, as a writer that replaces files makes).
+    const auto fresh = log.path().string() + ".new";
+    write_bytes(fresh, log_at(90'000));
+    std::filesystem::rename(fresh, log.path());
+    ASSERT_TRUE(source.refresh());
+    EXPECT_EQ(source.time_origin(), 90'000);
+    EXPECT_EQ(source.clock().to_monotonic, 200'000'000'000 - 90'000);
+
+    // The start after it reads that log.
+    model::CounterCatalog catalog;
+    source.declare(catalog);
+    const auto counters = model::CaptureCounters::assign(catalog, catalog.defaults());
+    model::CaptureSettings settings;
+    ASSERT_TRUE(source.start({settings, counters, 90'000}));
+    std::vector<model::Event> out;
+    while (!source.poll(0, out).finished) {
+    }
+    const auto times = [&] {
+        std::vector<model::Nanos> t;
+        for (const auto& e : expanded(out)) {
+            const auto* a = std::get_if<model::Annotation>(&e);
+            const auto* s = a ? std::get_if<model::StringAnnotation>(&a->body) : nullptr;
+            if (s != nullptr && a->tid == 7 && (s->text == "fn#1" || s->text.empty()))
+                t.push_back(a->ts);
+        }
+        return t;
+    }();
+    EXPECT_EQ(times, (std::vector<model::Nanos>{0, 5}));
+}
+
 INSTANTIATE_TEST_SUITE_P(XraySource, XraySourceModes, testing::Bool(),
                          [](const testing::TestParamInfo<bool>& p) {
                              return p.param ? "DecodingThread" : "DecodingInPoll";

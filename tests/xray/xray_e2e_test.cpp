@@ -15,6 +15,7 @@
 
 #include "capture_check.hpp"
 #include "daemon_process.hpp"
+#include "fdr_builder.hpp"
 #include "serve_fixture.hpp"
 #include "spans_from_capture.hpp"
 #include "workload_logs.hpp"
@@ -250,6 +251,57 @@ TEST_F(XrayServe, StreamsTheLogsAtCaptureStartAndEndsByItself) {
     ASSERT_EQ(spans.size(), 2U);
     EXPECT_EQ(spans.at(2631), want);
     EXPECT_EQ(spans.at(2590), want);
+}
+
+// `serve --source` reads its inputs afresh at every capture: a log rewritten between captures (a
+// new run of the program, copied over the old log) is placed by its own times, its first call at
+// the capture's start, not 300 s after the first log's zero or before it.
+class XrayServeRewritten : public e2e::ServeTest {
+  protected:
+    void SetUp() override {
+        log_ = dir_.path / "log.xray";
+        write_bytes(log_, log_at(kFirstTsc));
+        start({"--source", "xray:" + log_.string()});
+    }
+    // One call of function 1 on thread 7 at `tsc` (1 GHz: ticks are ns).
+    static std::vector<std::uint8_t> log_at(std::uint64_t tsc) {
+        FdrBuilder b(5);
+        b.begin_buffer(7, 70, 0, tsc).enter(1, 0).exit(1, 500).end_buffer();
+        return b.bytes();
+    }
+    // Rewrites the log as a writer that replaces files does (a new file under the same name).
+    void rewrite(std::uint64_t tsc) {
+        const auto fresh = dir_.path / "log.xray.new";
+        write_bytes(fresh, log_at(tsc));
+        std::filesystem::rename(fresh, log_);
+    }
+    // The times of the capture's span annotations (the call's entry and exit).
+    std::vector<model::Nanos> call_times() {
+        const e2e::CheckedCapture checked = capture_to_end(std::chrono::seconds(20));
+        const auto content = rebuild(checked.frames);
+        EXPECT_TRUE(content.error.empty()) << content.error;
+        std::vector<model::Nanos> times;
+        for (const auto& e : content.events) {
+            const auto* a = std::get_if<model::Annotation>(&e);
+            const auto* s = a ? std::get_if<model::StringAnnotation>(&a->body) : nullptr;
+            if (s != nullptr && a->tid == 7 && (s->text == "fn#1" || s->text.empty()))
+                times.push_back(a->ts);
+        }
+        return times;
+    }
+
+    static constexpr std::uint64_t kFirstTsc = 600'000'000'000;
+    const ScratchDir dir_{"xray-rewrite"};
+    std::filesystem::path log_;
+};
+
+TEST_F(XrayServeRewritten, ALogRewrittenBetweenCapturesStartsAtItsCapturesStart) {
+    const std::vector<model::Nanos> want{0, 500};
+    EXPECT_EQ(call_times(), want);
+    rewrite(kFirstTsc + 300'000'000'000);  // the next run, 300 s later
+    EXPECT_EQ(call_times(), want);
+    rewrite(kFirstTsc - 300'000'000'000);  // a run before it (a machine rebooted)
+    EXPECT_EQ(call_times(), want);
 }
 
 // A log whose capture (about 75 MB) is larger than the backlog the daemon lets a client leave

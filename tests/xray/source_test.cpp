@@ -355,8 +355,8 @@ TEST_P(XraySourceModes, RefreshReadsTheTimesOfALogRewrittenSinceItWasOpened) {
         std::vector<model::Nanos> t;
         for (const auto& e : expanded(out)) {
             const auto* a = std::get_if<model::Annotation>(&e);
-            const auto* s = a ? std::get_if<model::StringAnnotation>(&a->body) : nullptr;
-            if (s != nullptr && a->tid == 7 && (s->text == "fn#1" || s->text.empty()))
+            const auto* text = a ? std::get_if<model::StringAnnotation>(&a->body) : nullptr;
+            if (text != nullptr && a->tid == 7 && (text->text == "fn#1" || text->text.empty()))
                 t.push_back(a->ts);
         }
         return t;

@@ -3,6 +3,7 @@
 // checked against what is left of the frame before anything is allocated for them, counter keys
 // against the keys the parent gave the child, text slices against the text and the events.
 #include <algorithm>
+#include <limits>
 
 #include "collectors/ctf/trace_graph.hpp"
 #include "collectors/ctf/worker_event_fields.hpp"
@@ -19,18 +20,12 @@ using wire::ByteReader;
 constexpr std::uint32_t kMaxFrameEvents = 1u << 20;
 constexpr std::size_t kMinEventBytes = 13;  // tag + ts + tid of the smallest (TaskExit)
 
-std::string read_string(ByteReader& r, std::string_view field) {
+// A string of at most `max` bytes (the ones the worker keeps short); longer is an error.
+std::string read_string(ByteReader& r, std::string_view field,
+                        std::size_t max = std::numeric_limits<std::uint32_t>::max()) {
     const std::uint32_t n = r.u32(field);
-    const auto bytes = r.bytes(n, field);
-    return {reinterpret_cast<const char*>(bytes.data()), bytes.size()};
-}
-
-std::string read_clock_text(ByteReader& r, std::string_view field) {
-    const std::uint32_t n = r.u32(field);
-    if (r.ok() && n > kMaxClockText)
-        r.fail(
-            "clock text of " + std::to_string(n) + " bytes, over " + std::to_string(kMaxClockText),
-            field);
+    if (r.ok() && n > max)
+        r.fail("string of " + std::to_string(n) + " bytes, over " + std::to_string(max), field);
     if (!r.ok()) return {};
     const auto bytes = r.bytes(n, field);
     return {reinterpret_cast<const char*>(bytes.data()), bytes.size()};
@@ -183,9 +178,9 @@ Result<ProbeResult> decode_probe(std::span<const std::uint8_t> body) {
         range.end = r.i64("end");
         p.range = range;
     }
-    p.clock.domain = read_clock_text(r, "clock_domain");
+    p.clock.domain = read_string(r, "clock_domain", kMaxClockText);
     if (r.u8("has_to_monotonic") != 0) p.clock.to_monotonic = r.i64("to_monotonic");
-    p.clock.description = read_clock_text(r, "clock_description");
+    p.clock.description = read_string(r, "clock_description", kMaxClockText);
     if (r.ok() && !r.at_end()) r.fail(std::to_string(r.remaining()) + " bytes left over", "end");
     if (!r.ok()) return r.take_error();
     return p;

@@ -70,6 +70,8 @@ Result<FunctionNames> FunctionNames::load(const std::filesystem::path& binary) {
 }
 
 std::string_view FunctionNames::label(std::uint32_t function) {
+    if (!names_.empty() && function > names_.size() && outside_.calls++ == 0)
+        outside_.first_id = function;
     // Ids without a name are cached too: ids are small and dense in real logs, and a hostile
     // log cannot push the cache past its bounds.
     if (function < kMaxCachedUnnamed) {

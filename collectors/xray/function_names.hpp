@@ -28,6 +28,16 @@ class FunctionNames {
     }
     [[nodiscard]] std::size_t size() const { return names_.size(); }  // ids the map has
 
+    // Names asked for ids past the end of the binary's map (counted only with a map): the
+    // runtime numbers a binary's instrumented functions 1..N, so such an id means the log was
+    // written by another program or build than --binary, and every name may be wrong.
+    struct OutsideMap {
+        std::uint64_t calls = 0;
+        std::uint32_t first_id = 0;
+    };
+    [[nodiscard]] const OutsideMap& outside_map() const { return outside_; }
+    void reset_outside_map() { outside_ = {}; }
+
     // Demangles an Itanium C++ name; anything else comes back as it is.
     static std::string demangle(const std::string& mangled);
 
@@ -39,6 +49,7 @@ class FunctionNames {
     std::vector<std::string> names_;    // element 0 is id 1; "" when no symbol matched
     std::vector<std::string> unnamed_;  // "fn#ID" labels made so far, by id
     std::string scratch_;
+    OutsideMap outside_;
 };
 
 }  // namespace apcgate::collectors::xray

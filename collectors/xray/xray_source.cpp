@@ -92,6 +92,7 @@ Status XraySource::start(const CaptureContext& ctx) {
     watermark_ = origin_ ? *origin_ - zero_ : 0;
     decode_watermark_ = watermark_;
     finished_ = false;
+    names_.reset_outside_map();
     mapper_ =
         std::make_unique<SpanMapper>(names_, reader_->stats(), program_, options_.binary.string());
     rates_.start(reader_->index(), ctx.counters);
@@ -146,6 +147,7 @@ bool XraySource::map_batch(std::vector<model::Event>& out) {
         const auto steps = reader_->steps(kEventsPerBatch - n);
         if (steps.empty()) {
             rates_.finish(out);
+            report_names_outside_map();
             return true;
         }
         n += steps.size();
@@ -213,10 +215,27 @@ void XraySource::stop(model::Nanos /*now*/, std::vector<model::Event>& out) {
         for (std::uint32_t t = 0; t < reader_->index().threads.size(); ++t)
             mapper_->thread_end(decode_watermark_, t, reader_->thread(t), out);
         rates_.finish(out);
+        report_names_outside_map();
         reader_->stats().flush(*report_);
         if (decoded_->problem_count() != 0) add_report(*decoded_, *report_);
     }
     finished_ = true;
+}
+
+void XraySource::report_names_outside_map() {
+    const FunctionNames::OutsideMap outside = names_.outside_map();
+    if (outside.calls == 0) return;
+    Error e = Error::at(
+        std::to_string(outside.calls) + " calls of functions the instrumentation map of " +
+        options_.binary.string() + " does not have (the first: id " +
+        std::to_string(outside.first_id) + "; the map numbers " + std::to_string(names_.size()) +
+        " functions): the log was written by another program or build, so the "
+        "names of the other calls may be wrong too; such calls are named fn#ID");
+    e.input = options_.input.string();
+    e.record = std::string(stat_name(Stat::FunctionEnter));
+    e.field = "function";
+    decoded_->bad_record(std::move(e));
+    names_.reset_outside_map();
 }
 
 void XraySource::end_decoding() {

@@ -80,6 +80,8 @@ class XraySource final : public ingest::IngestSource {
     void take(Batch& batch, std::vector<model::Event>& out);
     // Ends the decoding thread (if any) without taking its batches.
     void end_decoding();
+    // A problem when calls named functions past the binary's map (FunctionNames::OutsideMap).
+    void report_names_outside_map();
 
     ingest::IngestOptions options_;
     std::string program_;  // the binary's file name, for thread labels

@@ -176,6 +176,34 @@ TEST(XrayConvert, GeneratedLogsOfOneRunShareOneTimelineAndMatchLlvmXray) {
     EXPECT_TRUE(counters) << inspected;
 }
 
+TEST(XrayConvert, ABinaryWhoseMapLacksTheLogsFunctionsIsReported) {
+    // The sample binary's map numbers a handful of functions; a log of another program calls
+    // function 999: the calls convert (named fn#999), and the report says --binary is wrong.
+    const ScratchDir dir("xray-other-binary");
+    FdrBuilder b(5);
+    b.begin_buffer(7, 70, 0, 1000).enter(999, 0).exit(999, 10).enter(999, 5).exit(999, 10);
+    b.end_buffer();
+    const auto log = dir.path / "other.xray";
+    write_bytes(log, b.bytes());
+    nlohmann::json report;
+    const auto spans =
+        convert_and_read({log.string()}, testdata("elf64-sample-o2.bin").string(), &report);
+    EXPECT_EQ(spans.at(7), (std::vector<std::string>{"open depth 0 fn#999", "close depth 0",
+                                                     "open depth 0 fn#999", "close depth 0"}));
+    const auto& in = report["inputs"][0];
+    EXPECT_TRUE(in["complete"].get<bool>());
+    ASSERT_EQ(in["problem_count"], 1) << in;
+    const std::string message = in["problems"][0]["message"];
+    EXPECT_NE(message.find("2 calls of functions the instrumentation map of"), std::string::npos)
+        << message;
+    EXPECT_NE(message.find("the first: id 999"), std::string::npos) << message;
+
+    // The right binary (or none) reports nothing.
+    nlohmann::json plain;
+    convert_and_read({log.string()}, "", &plain);
+    EXPECT_EQ(plain["inputs"][0]["problem_count"], 0);
+}
+
 TEST(XrayConvert, CutLogKeepsItsDataAndExitsThree) {
     auto bytes = read_bytes(testdata("fdr-log-version-3.xray"));
     bytes.resize(bytes.size() - 12);

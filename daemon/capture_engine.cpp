@@ -18,6 +18,7 @@ CaptureEngine::CaptureEngine(CapturePlan plan, CaptureSink& sink)
       sink_(sink),
       encoder_(plan_.counters, sink_, plan_.encoder),
       merger_(plan_.sources.size()),
+      annotation_ids_(plan_.sources.size()),
       flush_period_(live_period(plan_.settings)) {}
 
 Status CaptureEngine::start() {
@@ -50,7 +51,13 @@ void CaptureEngine::poll_one(std::size_t index, model::Nanos now) {
     r.finished = res.finished;
     r.watermark = res.watermark;
     r.next_due = now + r.period;
-    merger_.push(index, scratch_, res.watermark, res.finished);
+    push(index, res.watermark, res.finished);
+}
+
+void CaptureEngine::push(std::size_t index, model::Nanos watermark, bool finished) {
+    // One source's ids are the capture's as they are (and its span runs are not walked).
+    if (plan_.sources.size() > 1) annotation_ids_.remap(index, scratch_);
+    merger_.push(index, scratch_, watermark, finished);
 }
 
 void CaptureEngine::count(const std::vector<model::Event>& events) {
@@ -100,7 +107,7 @@ void CaptureEngine::finish(model::Nanos now) {
         poll_one(i, now);
         r.source->stop(now, scratch_);
         count(scratch_);
-        merger_.push(i, scratch_, now, true);
+        push(i, now, true);
         r.finished = true;
     }
     merger_.release([this](model::Event& e) { encoder_.add(e); }, true);

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "collectors/source.hpp"
+#include "daemon/annotation_ids.hpp"
 #include "daemon/capture_sink.hpp"
 #include "daemon/event_merger.hpp"
 #include "protocol/apc/encoder.hpp"
@@ -83,11 +84,14 @@ private:
     };
     void poll_one(std::size_t index, model::Nanos now);
     void count(const std::vector<model::Event>& events);  // a SpanRun counts its annotations
+    // Hands what source `index` made to the merger, its annotation ids made the capture's.
+    void push(std::size_t index, model::Nanos watermark, bool finished);
 
     CapturePlan plan_;
     CaptureSink& sink_;
     apc::Encoder encoder_;
     EventMerger merger_;
+    AnnotationIds annotation_ids_;
     std::vector<Running> running_;
     std::vector<model::Event> scratch_;
     std::vector<std::string> failed_;

@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <map>
 #include <nlohmann/json.hpp>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -94,6 +95,20 @@ TEST(XrayWithLttng, EventsOfOneRunFallInsideTheirCalls) {
         EXPECT_GT(event, call.begin + 100'000) << "call " << i;
         EXPECT_LT(event, call.end - 100'000) << "call " << i;
     }
+    // Both inputs annotate the program's threads and each numbers its groups and channels from
+    // 1: in the capture every id names one thing.
+    std::map<std::int32_t, std::set<std::string>> groups, channels;
+    for (const auto& e : content.events) {
+        const auto* a = std::get_if<model::Annotation>(&e);
+        if (a == nullptr) continue;
+        if (const auto* g = std::get_if<model::GroupName>(&a->body))
+            groups[g->group].insert(g->name);
+        if (const auto* c = std::get_if<model::ChannelName>(&a->body))
+            channels[c->channel].insert(std::to_string(c->group) + "/" + c->name);
+    }
+    EXPECT_GE(groups.size(), 2U);
+    for (const auto& [id, names] : groups) EXPECT_EQ(names.size(), 1U) << "group " << id;
+    for (const auto& [id, names] : channels) EXPECT_EQ(names.size(), 1U) << "channel " << id;
     std::error_code ec;
     std::filesystem::remove_all(dir, ec);
 }

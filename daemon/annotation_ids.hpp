@@ -1,0 +1,59 @@
+// Annotation group and channel ids unique in a capture. Each source numbers its groups and
+// channels itself (the XRay, FXT and CTF ingesters from 1, Barman as the target's agent did),
+// and Streamline knows a channel by its id: two sources' "channel 1" in one capture would be one
+// channel, named by whichever named it last, with both sources' annotations on it — and an XRay
+// log and an LTTng trace of one program annotate the same threads. So the engine renumbers: the
+// first source to use an id keeps it (a capture with one annotating source is unchanged, byte
+// for byte), a later source's use of a taken id gets a free one, the same for all its uses.
+// Id 0 is the default group or channel, everyone's.
+#pragma once
+
+#include <cstdint>
+#include <unordered_map>
+#include <vector>
+
+#include "protocol/model/event.hpp"
+
+namespace apcgate::daemon {
+
+class AnnotationIds {
+  public:
+    explicit AnnotationIds(std::size_t sources) : groups_(sources), channels_(sources) {}
+
+    // Rewrites the group and channel ids in the events `source` made (names, string
+    // annotations, span runs) to the capture's.
+    void remap(std::size_t source, std::vector<model::Event>& events);
+
+  private:
+    // One id space (groups, or channels).
+    class Space {
+      public:
+        explicit Space(std::size_t sources) : by_source_(sources) {}
+        [[gnu::always_inline]] std::int32_t capture_id(std::size_t source, std::int32_t id) {
+            // Span runs ask for every item: small ids are looked up in a vector.
+            const Translation& t = by_source_[source];
+            if (id > 0 && static_cast<std::size_t>(id) < t.dense.size() && t.dense[id] != 0)
+                return t.dense[id];
+            return id == 0 ? 0 : assign(source, id);
+        }
+
+      private:
+        static constexpr std::int32_t kDense = 1 << 16;
+        struct Translation {
+            std::vector<std::int32_t> dense;  // source id -> capture id (0: none yet)
+            std::unordered_map<std::int32_t, std::int32_t> sparse;
+        };
+        std::int32_t assign(std::size_t source, std::int32_t id);
+        [[nodiscard]] bool taken(std::int32_t capture_id) const;
+
+        std::vector<Translation> by_source_;
+        std::vector<bool> taken_dense_;                 // capture ids 1..kDense-1 in use
+        std::unordered_map<std::int32_t, bool> taken_;  // the others
+        std::int32_t next_free_ = 1;
+    };
+
+    Space groups_;
+    Space channels_;
+};
+
+}  // namespace apcgate::daemon

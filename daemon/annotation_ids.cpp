@@ -11,25 +11,38 @@ bool AnnotationIds::Space::taken(std::int32_t capture_id) const {
     return taken_.count(capture_id) != 0;
 }
 
-std::int32_t AnnotationIds::Space::assign(std::size_t source, std::int32_t id) {
-    Translation& t = by_source_[source];
-    if (id < 0 || id >= kDense) {
-        if (auto it = t.sparse.find(id); it != t.sparse.end()) return it->second;
-    }
-    // The source's own number when no other source has it, else the lowest free one.
-    std::int32_t capture_id = id;
-    if (taken(capture_id)) {
-        while (taken(next_free_) && next_free_ < std::numeric_limits<std::int32_t>::max())
-            ++next_free_;
-        capture_id = next_free_;
-    }
+void AnnotationIds::Space::mark_taken(std::int32_t capture_id) {
     if (capture_id > 0 && capture_id < kDense) {
         if (taken_dense_.size() <= static_cast<std::size_t>(capture_id))
             taken_dense_.resize(static_cast<std::size_t>(capture_id) + 1, false);
         taken_dense_[static_cast<std::size_t>(capture_id)] = true;
     } else {
-        taken_[capture_id] = true;
+        taken_.insert(capture_id);
     }
+}
+
+std::int32_t AnnotationIds::Space::lowest_free() {
+    while (taken(next_free_) && next_free_ < std::numeric_limits<std::int32_t>::max()) ++next_free_;
+    return next_free_;
+}
+
+std::int32_t AnnotationIds::Space::assign(std::size_t source, std::int32_t id) {
+    Translation& t = by_source_[source];
+    if (id < 0 || id >= kDense) {
+        if (auto it = t.sparse.find(id); it != t.sparse.end()) return it->second;
+    }
+    if (assigned_ >= max_ids_) {
+        // Bounded memory: every further new id shares one.
+        if (overflow_id_ == 0) {
+            overflow_id_ = lowest_free();
+            mark_taken(overflow_id_);
+        }
+        return overflow_id_;
+    }
+    ++assigned_;
+    // The source's own number when no other source has it, else the lowest free one.
+    const std::int32_t capture_id = taken(id) ? lowest_free() : id;
+    mark_taken(capture_id);
     if (id > 0 && id < kDense) {
         if (t.dense.size() <= static_cast<std::size_t>(id))
             t.dense.resize(static_cast<std::size_t>(id) + 1, 0);

@@ -10,6 +10,7 @@
 
 #include <cstdint>
 #include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "protocol/model/event.hpp"
@@ -18,7 +19,12 @@ namespace apcgate::daemon {
 
 class AnnotationIds {
   public:
-    explicit AnnotationIds(std::size_t sources) : groups_(sources), channels_(sources) {}
+    // Past `max_ids` ids in one space (a hostile dump naming millions of channels), every
+    // further new id shares one overflow id: memory stays bounded.
+    static constexpr std::size_t kMaxIds = 1 << 21;
+
+    explicit AnnotationIds(std::size_t sources, std::size_t max_ids = kMaxIds)
+        : groups_(sources, max_ids), channels_(sources, max_ids) {}
 
     // Rewrites the group and channel ids in the events `source` made (names, string
     // annotations, span runs) to the capture's.
@@ -28,7 +34,7 @@ class AnnotationIds {
     // One id space (groups, or channels).
     class Space {
       public:
-        explicit Space(std::size_t sources) : by_source_(sources) {}
+        Space(std::size_t sources, std::size_t max_ids) : by_source_(sources), max_ids_(max_ids) {}
         [[gnu::always_inline]] std::int32_t capture_id(std::size_t source, std::int32_t id) {
             // Span runs ask for every item: small ids are looked up in a vector.
             const Translation& t = by_source_[source];
@@ -45,11 +51,16 @@ class AnnotationIds {
         };
         std::int32_t assign(std::size_t source, std::int32_t id);
         [[nodiscard]] bool taken(std::int32_t capture_id) const;
+        void mark_taken(std::int32_t capture_id);
+        std::int32_t lowest_free();
 
         std::vector<Translation> by_source_;
+        std::size_t max_ids_;
         std::vector<bool> taken_dense_;                 // capture ids 1..kDense-1 in use
-        std::unordered_map<std::int32_t, bool> taken_;  // the others
+        std::unordered_set<std::int32_t> taken_;        // the others
         std::int32_t next_free_ = 1;
+        std::size_t assigned_ = 0;      // translations made, all sources
+        std::int32_t overflow_id_ = 0;  // the shared id past kMaxIds (0: none yet)
     };
 
     Space groups_;

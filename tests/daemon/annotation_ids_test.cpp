@@ -87,5 +87,21 @@ TEST(AnnotationIds, IdsOutsideTheDenseRangeAreTranslatedToo) {
     EXPECT_EQ(text_channel(b[2]), 1);
 }
 
+TEST(AnnotationIds, PastTheLimitNewIdsShareOneSoMemoryStaysBounded) {
+    AnnotationIds ids(2, 3);
+    std::vector<model::Event> a{text(1, "a"), text(2, "b"), text(3, "c"),
+                                text(4, "d"), text(5, "e"), text(1, "a again")};
+    ids.remap(0, a);
+    EXPECT_EQ(text_channel(a[0]), 1);
+    EXPECT_EQ(text_channel(a[2]), 3);
+    EXPECT_EQ(text_channel(a[3]), 4);  // the overflow id: the lowest free one
+    EXPECT_EQ(text_channel(a[4]), 4);
+    EXPECT_EQ(text_channel(a[5]), 1);  // ids translated before the limit keep their translation
+    std::vector<model::Event> b{text(1, "x"), text(99, "y")};
+    ids.remap(1, b);
+    EXPECT_EQ(text_channel(b[0]), 4);
+    EXPECT_EQ(text_channel(b[1]), 4);
+}
+
 }  // namespace
 }  // namespace apcgate::daemon

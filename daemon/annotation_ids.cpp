@@ -37,12 +37,14 @@ std::int32_t AnnotationIds::Space::assign(std::size_t source, std::int32_t id) {
             overflow_id_ = lowest_free();
             mark_taken(overflow_id_);
         }
+        t.identity = t.identity && overflow_id_ == id;
         return overflow_id_;
     }
     ++assigned_;
     // The source's own number when no other source has it, else the lowest free one.
     const std::int32_t capture_id = taken(id) ? lowest_free() : id;
     mark_taken(capture_id);
+    t.identity = t.identity && capture_id == id;
     if (id > 0 && id < kDense) {
         if (t.dense.size() <= static_cast<std::size_t>(id))
             t.dense.resize(static_cast<std::size_t>(id) + 1, 0);
@@ -56,6 +58,10 @@ std::int32_t AnnotationIds::Space::assign(std::size_t source, std::int32_t id) {
 void AnnotationIds::remap(std::size_t source, std::vector<model::Event>& events) {
     for (model::Event& e : events) {
         if (auto* run = std::get_if<model::SpanRun>(&e)) {
+            // A run's channels were named (ChannelName, translated here in this batch or an
+            // earlier one) before it used them (the XRay mapper's way, the one maker of runs):
+            // while the source kept all its numbers, its runs need no walk.
+            if (channels_.identity(source)) continue;
             for (std::size_t i = run->first; i < run->items.size(); ++i) {
                 std::int32_t& channel = run->items[i].channel;
                 channel = channels_.capture_id(source, channel);

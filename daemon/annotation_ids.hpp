@@ -42,12 +42,17 @@ class AnnotationIds {
                 return t.dense[id];
             return id == 0 ? 0 : assign(source, id);
         }
+        // True while every id of `source` kept its number.
+        [[nodiscard]] bool identity(std::size_t source) const {
+            return by_source_[source].identity;
+        }
 
       private:
         static constexpr std::int32_t kDense = 1 << 16;
         struct Translation {
             std::vector<std::int32_t> dense;  // source id -> capture id (0: none yet)
             std::unordered_map<std::int32_t, std::int32_t> sparse;
+            bool identity = true;
         };
         std::int32_t assign(std::size_t source, std::int32_t id);
         [[nodiscard]] bool taken(std::int32_t capture_id) const;

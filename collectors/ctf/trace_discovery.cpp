@@ -111,7 +111,8 @@ void fingerprint_walk(const fs::path& dir, int depth, std::size_t& visited,
         if (++visited > kMaxEntriesVisited) return;
         const fs::path& p = it->path();
         std::error_code e;
-        if (it->is_directory(e)) {
+        // Symbolic links are not followed, as find_traces() does not follow them.
+        if (it->symlink_status(e).type() == fs::file_type::directory) {
             if (depth < kMaxTreeDepth) fingerprint_walk(p, depth + 1, visited, entries);
             continue;
         }

@@ -18,7 +18,6 @@ std::optional<model::Nanos> checked_add(model::Nanos a, model::Nanos b) {
 struct Group {
     std::vector<std::size_t> members;
     std::optional<model::Nanos> to_monotonic;  // the first member's that has one
-    model::Nanos first = kNever;               // the earliest event of its members
 };
 
 std::vector<Group> group_by_domain(const std::vector<TimelineInput>& inputs) {
@@ -37,7 +36,6 @@ std::vector<Group> group_by_domain(const std::vector<TimelineInput>& inputs) {
         Group& group = groups[g];
         group.members.push_back(i);
         if (!group.to_monotonic) group.to_monotonic = in.clock.to_monotonic;
-        group.first = std::min(group.first, in.origin);
     }
     return groups;
 }

@@ -86,16 +86,24 @@ void TextInputs::deliver(TextLine line, std::int32_t tid) {
     handover_.push_annotation(tid, model::TextAnnotation{line.colour, std::move(line.text)}, bytes);
 }
 
+// Reads on until the descriptor is drained (EAGAIN) or ends, a few buffers at most: an end of
+// file right behind the data must be seen now. A FIFO reopened after its last writer left can
+// hold the next writer's lines and no writer any more (it opened, wrote and closed before the
+// reopen); epoll reports no hang-up on a descriptor opened after that writer came, so nothing
+// would wake the loop again for the end of its last line, which waited for the next writer.
 bool TextInputs::read_lines(int fd, TextLineTokenizer& lines, std::int32_t tid) {
+    constexpr int kReadsPerWake = 4;  // a flooding writer still yields to the loop
     std::uint8_t buf[16 * 1024];
-    const ssize_t n = ::read(fd, buf, sizeof buf);
-    if (n < 0 && (errno == EAGAIN || errno == EINTR)) return true;
-    if (n <= 0) {
-        if (auto last = lines.finish()) deliver(std::move(*last), tid);
-        return false;
+    for (int reads = 0; reads < kReadsPerWake; ++reads) {
+        const ssize_t n = ::read(fd, buf, sizeof buf);
+        if (n < 0 && (errno == EAGAIN || errno == EINTR)) return true;
+        if (n <= 0) {
+            if (auto last = lines.finish()) deliver(std::move(*last), tid);
+            return false;
+        }
+        std::span<const std::uint8_t> in(buf, static_cast<std::size_t>(n));
+        while (auto line = lines.next(in)) deliver(std::move(*line), tid);
     }
-    std::span<const std::uint8_t> in(buf, static_cast<std::size_t>(n));
-    while (auto line = lines.next(in)) deliver(std::move(*line), tid);
     return true;
 }
 

@@ -23,6 +23,7 @@ target_include_directories(apcgate_pfm SYSTEM INTERFACE ${PFM_INCLUDE_DIR})
 target_link_libraries(apcgate_pfm INTERFACE ${PFM_LIBRARY})
 
 pkg_check_modules(LIBELF REQUIRED IMPORTED_TARGET libelf)            # libelf-dev: XRay symbols
+find_package(ZLIB REQUIRED)  # zlib1g-dev: the CRC-32 that checks a .gnu_debuglink debug file
 pkg_check_modules(BABELTRACE2 REQUIRED IMPORTED_TARGET babeltrace2)  # libbabeltrace2-dev: CTF
 
 if(APCGATE_TESTS)

@@ -38,6 +38,7 @@ struct ServeOptions {
     std::filesystem::path state_dir;  // empty: default_state_dir()
     std::vector<std::string> sources;  // --source fmt:PATH: stream these instead of live data
     std::filesystem::path binary;      // --binary for XRay sources
+    std::vector<std::filesystem::path> debug_dirs = {"/usr/lib/debug"};  // --debug-dir
     // --config-file: /etc/default/apcgate-style settings (service_config.hpp), re-read on SIGHUP.
     std::filesystem::path config_file;
     bool discovery = true;                 // --no-discovery: ignore Streamline's UDP discovery
@@ -70,6 +71,8 @@ struct ConvertOptions {
     std::filesystem::path output;
     std::string format;               // --format: forces every input
     std::filesystem::path binary;     // --binary: XRay symbols
+    // --debug-dir: where a stripped --binary's debug file may be (debug_file.hpp)
+    std::vector<std::filesystem::path> debug_dirs = {"/usr/lib/debug"};
     bool json = false;
     bool force = false;
     std::string log_level = "warn";
@@ -80,7 +83,8 @@ CollectorSet make_collectors(const CommonOptions& options);
 // The collectors of `serve --source`: the given trace inputs instead of live data.
 Result<CollectorSet> make_ingest_collectors(const std::vector<std::string>& sources,
                                             const std::string& format,
-                                            const std::filesystem::path& binary);
+                                            const std::filesystem::path& binary,
+                                            const std::vector<std::filesystem::path>& debug_dirs);
 
 int run_serve(const ServeOptions& options);
 int run_record(const RecordOptions& options);

@@ -8,17 +8,20 @@ namespace apcgate::daemon {
 
 Result<CollectorSet> make_ingest_collectors(const std::vector<std::string>& sources,
                                             const std::string& format,
-                                            const std::filesystem::path& binary) {
+                                            const std::filesystem::path& binary,
+                                            const std::vector<std::filesystem::path>& debug_dirs) {
     std::vector<InputSpec> specs;
     for (const auto& s : sources) {
         auto spec = resolve_input(s, format);
         if (!spec) return std::move(spec).take_error();
         specs.push_back(*spec);
     }
-    auto opened = open_inputs(specs, binary);
+    auto opened = open_inputs(specs, binary, debug_dirs);
     if (!opened) return std::move(opened).take_error();
     CollectorSet set;
     for (auto& src : *opened) {
+        for (const auto& note : src->report().notes())
+            spdlog::warn("source {}: {}", src->report().input(), note);
         set.inputs.push_back(src.get());
         set.sources.push_back(std::move(src));
     }

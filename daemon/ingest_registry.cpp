@@ -88,10 +88,15 @@ Result<InputSpec> resolve_input(const std::string& arg, const std::string& force
 }
 
 Result<std::vector<std::unique_ptr<ingest::IngestSource>>> open_inputs(
-    const std::vector<InputSpec>& inputs, const std::filesystem::path& binary) {
+    const std::vector<InputSpec>& inputs, const std::filesystem::path& binary,
+    const std::vector<std::filesystem::path>& debug_dirs) {
     std::vector<std::unique_ptr<ingest::IngestSource>> out;
     for (const auto& in : inputs) {
-        auto src = in.format->open({in.path, binary});
+        ingest::IngestOptions options;
+        options.input = in.path;
+        options.binary = binary;
+        options.debug_dirs = debug_dirs;
+        auto src = in.format->open(options);
         if (!src) return std::move(src).take_error().while_("opening it as " + in.format->name);
         out.push_back(std::move(src).value());
     }

@@ -37,6 +37,10 @@ void add_common(CLI::App* app, CommonOptions& c) {
         ->capture_default_str();
 }
 
+constexpr const char* kDebugDirHelp =
+    "XRay: where a stripped --binary's debug file may be, as DIR/.build-id/NN/REST.debug or "
+    "DIR/BINARY_DIR/DEBUGLINK (repeatable; beside the binary and its .debug/ are looked at too)";
+
 const std::map<std::string, apcgate::model::SampleRate> kRates{
     {"none", apcgate::model::SampleRate::None},
     {"low", apcgate::model::SampleRate::Low},
@@ -74,6 +78,7 @@ int main(int argc, char** argv) {
                           "of live data; it is read afresh at each capture start");
     serve_cmd->add_option("--binary", serve.binary, "XRay: the instrumented executable")
         ->check(CLI::ExistingFile);
+    serve_cmd->add_option("--debug-dir", serve.debug_dirs, kDebugDirHelp)->capture_default_str();
     serve_cmd->add_option("--max-connections", serve.server.max_connections,
                           "Connections served at once")
         ->capture_default_str();
@@ -144,6 +149,8 @@ int main(int argc, char** argv) {
     convert_cmd->add_option("--binary", convert.binary,
                             "XRay: the instrumented executable (symbols for function names)")
         ->check(CLI::ExistingFile);
+    convert_cmd->add_option("--debug-dir", convert.debug_dirs, kDebugDirHelp)
+        ->capture_default_str();
     convert_cmd->add_flag("--json", convert.json,
                           "Print what was read, mapped and skipped per record kind as JSON");
     convert_cmd->add_flag("-f,--force", convert.force, "Overwrite the capture files of an existing directory");

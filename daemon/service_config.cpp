@@ -142,6 +142,8 @@ Status apply(ServiceConfig& cfg, const Assignment& a, const std::string& input) 
         cfg.sources = split_words(a.value);
     } else if (a.key == "APCGATE_BINARY") {
         cfg.binary = a.value;
+    } else if (a.key == "APCGATE_DEBUG_DIRS") {
+        cfg.debug_dirs = split_words(a.value);
     } else if (a.key == "APCGATE_LOG_LEVEL") {
         static const std::set<std::string> levels{"trace", "debug",    "info", "warn",
                                                   "error", "critical", "off"};

@@ -17,6 +17,8 @@
 //   APCGATE_SOURCES=""         trace inputs streamed instead of live data, whitespace-separated
 //                              FMT:PATH or PATH (--source); empty: live data
 //   APCGATE_BINARY=            XRay: the instrumented executable (--binary)
+//   APCGATE_DEBUG_DIRS=/usr/lib/debug  XRay: where a stripped binary's debug file may be,
+//                              whitespace-separated (--debug-dir)
 //   APCGATE_LOG_LEVEL=info     trace, debug, info, warn, error, critical or off (--log-level)
 //   APCGATE_DISCOVERY=yes      answer Streamline's UDP discovery (no: --no-discovery)
 //   APCGATE_DISCOVERY_PORT="30001 30003"  UDP ports of discovery requests, separated by spaces
@@ -45,6 +47,7 @@ struct ServiceConfig {
     std::optional<std::string> listen;
     std::optional<std::vector<std::string>> sources;
     std::optional<std::string> binary;
+    std::optional<std::vector<std::string>> debug_dirs;
     std::optional<std::string> log_level;
     std::optional<bool> discovery;
     std::optional<std::vector<std::uint16_t>> discovery_ports;

@@ -13,12 +13,12 @@ set -euo pipefail
 build_packages=(
   build-essential cmake ninja-build pkg-config
   libasio-dev libpugixml-dev libspdlog-dev libfmt-dev libcli11-dev nlohmann-json3-dev
-  libpfm4-dev libelf-dev libbabeltrace2-dev libsystemd-dev
+  libpfm4-dev libelf-dev zlib1g-dev libbabeltrace2-dev libsystemd-dev
 )
 # Only what the binary links (apt brings their own dependencies), plus bash for the health check.
 runtime_packages=(
   libstdc++6 libgcc-s1 libc6
-  libspdlog1.10 libfmt9 libpugixml1v5 libpfm4 libelf1 libbabeltrace2-0 libsystemd0
+  libspdlog1.10 libfmt9 libpugixml1v5 libpfm4 libelf1 zlib1g libbabeltrace2-0 libsystemd0
   bash
 )
 

@@ -36,11 +36,15 @@ public:
     void bad_record(Error e);
     // The problem that ended reading early (truncation, corruption with no way to resync).
     void stopped(Error e);
+    // Something the user should know about how the input was read that is no fault of it (a
+    // stripped --binary, say): printed and in --json, no effect on the exit code.
+    void note(std::string text) { notes_.push_back(std::move(text)); }
 
     [[nodiscard]] const std::string& format() const { return format_; }
     [[nodiscard]] const std::string& input() const { return input_; }
     [[nodiscard]] const std::map<std::string, RecordStats, std::less<>>& kinds() const { return kinds_; }
     [[nodiscard]] const std::vector<Error>& problems() const { return problems_; }
+    [[nodiscard]] const std::vector<std::string>& notes() const { return notes_; }
     [[nodiscard]] std::uint64_t problem_count() const { return problem_count_; }
     [[nodiscard]] const std::optional<Error>& stop_reason() const { return stop_; }
     // True when the whole input was read (problems may still have been skipped).
@@ -56,6 +60,7 @@ private:
     std::string input_;
     std::map<std::string, RecordStats, std::less<>> kinds_;
     std::vector<Error> problems_;  // the first kMaxKeptProblems
+    std::vector<std::string> notes_;
     std::uint64_t problem_count_ = 0;
     std::optional<Error> stop_;
 };

@@ -23,6 +23,7 @@
 #include <optional>
 #include <span>
 #include <string>
+#include <vector>
 
 #include "collectors/ingest/ingest_report.hpp"
 #include "collectors/ingest/input_clock.hpp"
@@ -39,6 +40,8 @@ struct IngestOptions {
     // XRay: decode on a thread beside the engine (true) or in poll() (false); unset: a thread
     // when the process may run on more than one CPU (usable_cpus()).
     std::optional<bool> decoding_thread = std::nullopt;
+    // XRay: where a stripped binary's debug file may be (gdb's debug-file-directory).
+    std::vector<std::filesystem::path> debug_dirs = {"/usr/lib/debug"};
 };
 
 // How many CPUs this process may run on (its affinity mask: `taskset`, cgroups' cpusets); 1

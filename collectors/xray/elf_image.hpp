@@ -1,7 +1,8 @@
 // What symbolizing an XRay log needs from the instrumented executable, read with libelf: the
 // `xray_instr_map` section, the link-time values of relocated words in it (RELATIVE relocations,
-// and absolute ones against a symbol) and the function symbols of .symtab, or of .dynsym when
-// the binary is stripped. All the file I/O of symbolizing is here.
+// and absolute ones against a symbol), the function symbols of .symtab, or of .dynsym when the
+// binary is stripped, and what names a stripped binary's separate debug file (its build ID note
+// and .gnu_debuglink section). All the ELF reading of symbolizing is here.
 #pragma once
 
 #include <cstdint>
@@ -22,6 +23,9 @@ struct ElfSymbol {
     bool global = false;
 };
 
+// Which of the binary's own tables its functions came from.
+enum class SymbolTable : std::uint8_t { Symtab, Dynsym, None };
+
 struct ElfImage {
     bool is64 = true;
     wire::Endian endian = wire::Endian::Little;
@@ -29,9 +33,22 @@ struct ElfImage {
     std::uint64_t instr_map_address = 0;
     std::map<std::uint64_t, std::uint64_t> relocations;  // position -> value
     std::vector<ElfSymbol> functions;
+    SymbolTable symbols = SymbolTable::None;
+    std::vector<std::uint8_t> build_id;  // the NT_GNU_BUILD_ID note's bytes; empty: none
+    std::string debuglink;               // .gnu_debuglink's file name; empty: none
+    std::uint32_t debuglink_crc = 0;     // the CRC-32 of that file, as the link records it
 };
 
 // Reads `path`; fails when it is no ELF file or has no xray_instr_map section.
 Result<ElfImage> read_elf_image(const std::filesystem::path& path);
+
+// What a separate debug file (`objcopy --only-keep-debug`) gives: its build ID and the
+// function symbols of its .symtab, at the addresses the stripped binary has.
+struct DebugImage {
+    std::vector<std::uint8_t> build_id;
+    std::vector<ElfSymbol> functions;
+};
+// Fails when `path` is no ELF file.
+Result<DebugImage> read_debug_image(const std::filesystem::path& path);
 
 }  // namespace apcgate::collectors::xray

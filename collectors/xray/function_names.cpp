@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <map>
 
+#include "collectors/xray/debug_file.hpp"
 #include "collectors/xray/elf_image.hpp"
 #include "collectors/xray/instr_map.hpp"
 
@@ -45,7 +46,8 @@ std::string FunctionNames::demangle(const std::string& mangled) {
     return s;
 }
 
-Result<FunctionNames> FunctionNames::load(const std::filesystem::path& binary) {
+Result<FunctionNames> FunctionNames::load(const std::filesystem::path& binary,
+                                          std::span<const std::filesystem::path> debug_dirs) {
     auto image = read_elf_image(binary);
     if (!image) return std::move(image).take_error().while_("reading the instrumented binary");
     InstrMapSection section;
@@ -58,15 +60,58 @@ Result<FunctionNames> FunctionNames::load(const std::filesystem::path& binary) {
     if (!addresses)
         return std::move(addresses).take_error().while_("reading the instrumentation map");
 
-    std::multimap<std::uint64_t, const ElfSymbol*> by_address;
-    for (const auto& s : image->functions) by_address.emplace(s.address, &s);
     FunctionNames names;
+    Origin& origin = names.origin_;
+    origin.table = image->symbols;
+    origin.build_id = build_id_hex(image->build_id);
+    const std::vector<ElfSymbol>* functions = &image->functions;
+    DebugFileSearch debug;
+    if (image->symbols != SymbolTable::Symtab) {
+        debug = find_debug_file(binary, *image, debug_dirs);
+        origin.debug_tried = debug.tried;
+        origin.debug_file = debug.found;
+        if (debug.found) functions = &debug.functions;
+    }
+    std::multimap<std::uint64_t, const ElfSymbol*> by_address;
+    for (const auto& s : *functions) by_address.emplace(s.address, &s);
     names.names_.reserve(addresses->size());
     for (const std::uint64_t a : *addresses) {
         const ElfSymbol* s = symbol_for(by_address, a);
         names.names_.push_back(s != nullptr ? demangle(s->name) : std::string());
+        if (s == nullptr) ++origin.unnamed;
     }
     return names;
+}
+
+std::string FunctionNames::origin_note(const std::filesystem::path& binary) const {
+    const std::string bin = binary.string();
+    const std::string counts = std::to_string(origin_.unnamed) + " of " +
+                               std::to_string(names_.size()) + " instrumented functions";
+    if (origin_.table == SymbolTable::Symtab) {
+        if (origin_.unnamed == 0) return {};
+        return counts + " of " + bin + " have no symbol and show as fn#ID";
+    }
+    if (origin_.debug_file) {
+        std::string s = "names of " + bin + " (stripped) are from its debug file " +
+                        origin_.debug_file->string();
+        if (origin_.unnamed != 0) s += "; " + counts + " have no symbol there and show as fn#ID";
+        return s;
+    }
+    if (origin_.unnamed == 0) return {};  // .dynsym named them all
+    std::string s = bin + " is stripped (no .symtab) and no debug file of it was found (";
+    s += origin_.build_id.empty() ? "no build ID" : "build ID " + origin_.build_id;
+    if (!origin_.debug_tried.empty()) {
+        s += "; looked at";
+        for (std::size_t i = 0; i < origin_.debug_tried.size(); ++i)
+            s += (i == 0 ? " " : ", ") + origin_.debug_tried[i].string();
+    }
+    s += "): " + counts + " show as fn#ID";
+    if (origin_.table == SymbolTable::Dynsym) s += " (the others are named from .dynsym)";
+    s += ". Pass the unstripped executable as --binary, or --debug-dir DIR";
+    if (!origin_.build_id.empty())
+        s += " with DIR/.build-id/" + origin_.build_id.substr(0, 2) + "/" +
+             origin_.build_id.substr(2) + ".debug";
+    return s;
 }
 
 std::string_view FunctionNames::label(std::uint32_t function) {

@@ -15,9 +15,10 @@ constexpr std::size_t kBatchSlack = 64;
 Result<std::unique_ptr<XraySource>> XraySource::open(const ingest::IngestOptions& options) {
     std::unique_ptr<XraySource> s(new XraySource(options));
     if (!options.binary.empty()) {
-        auto names = FunctionNames::load(options.binary);
+        auto names = FunctionNames::load(options.binary, options.debug_dirs);
         if (!names) return std::move(names).take_error();
         s->names_ = std::move(*names);
+        s->names_note_ = s->names_.origin_note(options.binary);
         s->program_ = options.binary.filename().string();
     }
     if (Status st = s->load(); !st) return std::move(st).take_error();
@@ -39,6 +40,7 @@ Status XraySource::load() {
     if (!mapped) return std::move(mapped).take_error();
     input_ = std::move(*mapped);
     report_->bytes_total = input_.bytes().size();
+    if (!names_note_.empty()) report_->note(names_note_);
     auto reader = XrayReader::open(input_.bytes(), options_.input.string(), *decoded_);
     if (!reader) return std::move(reader).take_error();
     reader_ = std::move(*reader);

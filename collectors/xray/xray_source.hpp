@@ -85,6 +85,7 @@ class XraySource final : public ingest::IngestSource {
 
     ingest::IngestOptions options_;
     std::string program_;  // the binary's file name, for thread labels
+    std::string names_note_;  // FunctionNames::origin_note(), for every report
     FunctionNames names_;
     std::unique_ptr<ingest::IngestReport> report_;
     MappedInput input_;

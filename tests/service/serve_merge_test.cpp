@@ -12,6 +12,7 @@ ServiceConfig everything() {
     f.listen = "127.0.0.1";
     f.sources = std::vector<std::string>{"fxt:/x.fxt"};
     f.binary = "/bin/prog";
+    f.debug_dirs = std::vector<std::string>{"/dbg", "/more dbg"};
     f.log_level = "debug";
     f.discovery = false;
     f.discovery_ports = std::vector<std::uint16_t>{4000};
@@ -25,6 +26,7 @@ TEST(ServeMerge, TheFileFillsWhatTheCommandLineLeftOut) {
     EXPECT_EQ(o.server.listen, "127.0.0.1");
     EXPECT_EQ(o.sources, std::vector<std::string>{"fxt:/x.fxt"});
     EXPECT_EQ(o.binary, "/bin/prog");
+    EXPECT_EQ(o.debug_dirs, (std::vector<std::filesystem::path>{"/dbg", "/more dbg"}));
     EXPECT_EQ(o.common.log_level, "debug");
     EXPECT_FALSE(o.discovery);
     EXPECT_EQ(o.discovery_ports, std::vector<std::uint16_t>{4000});
@@ -37,17 +39,20 @@ TEST(ServeMerge, OptionsGivenOnTheCommandLineWin) {
     cli.server.listen = "::1";
     cli.sources = {"ctf:/t"};
     cli.binary = "/bin/other";
+    cli.debug_dirs = {"/cli-dbg"};
     cli.common.log_level = "warn";
     cli.discovery = true;
     cli.server.max_connections = 7;
     cli.discovery_ports = {40000};
     cli.given = {"--port",      "--listen",       "--source",          "--binary",
-                 "--log-level", "--no-discovery", "--max-connections", "--discovery-port"};
+                 "--log-level", "--no-discovery", "--max-connections", "--discovery-port",
+                 "--debug-dir"};
     const ServeOptions o = merge_service_config(cli, everything());
     EXPECT_EQ(o.server.port, 1234);
     EXPECT_EQ(o.server.listen, "::1");
     EXPECT_EQ(o.sources, std::vector<std::string>{"ctf:/t"});
     EXPECT_EQ(o.binary, "/bin/other");
+    EXPECT_EQ(o.debug_dirs, std::vector<std::filesystem::path>{"/cli-dbg"});
     EXPECT_EQ(o.common.log_level, "warn");
     EXPECT_TRUE(o.discovery);
     EXPECT_EQ(o.discovery_ports, std::vector<std::uint16_t>{40000});
@@ -63,6 +68,7 @@ TEST(ServeMerge, UnsetFileKeysKeepTheCommandLineValues) {
     EXPECT_TRUE(o.discovery);
     // gatord's UDP_REQ_PORT, and the port Streamline has been seen asking on.
     EXPECT_EQ(o.discovery_ports, (std::vector<std::uint16_t>{30001, 30003}));
+    EXPECT_EQ(o.debug_dirs, std::vector<std::filesystem::path>{"/usr/lib/debug"});  // gdb's
 }
 
 TEST(ServeMerge, PortListenDiscoveryAndLimitNeedARestart) {

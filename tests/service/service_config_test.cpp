@@ -16,13 +16,15 @@ TEST(ServiceConfig, EveryKeyIsRead) {
     auto c = parse(
         "APCGATE_PORT=9000\nAPCGATE_LISTEN=127.0.0.1\nAPCGATE_SOURCES=\"fxt:/a.fxt  /b c\"\n"
         "APCGATE_BINARY=/bin/x\nAPCGATE_LOG_LEVEL=debug\nAPCGATE_DISCOVERY=no\n"
-        "APCGATE_MAX_CONNECTIONS=4\nAPCGATE_DISCOVERY_PORT=30003\n");
+        "APCGATE_MAX_CONNECTIONS=4\nAPCGATE_DISCOVERY_PORT=30003\n"
+        "APCGATE_DEBUG_DIRS=\"/usr/lib/debug /opt/dbg\"\n");
     ASSERT_TRUE(c) << c.error().to_string();
     EXPECT_EQ(c->port, std::optional<std::uint16_t>(9000));
     EXPECT_EQ(c->listen, std::optional<std::string>("127.0.0.1"));
     ASSERT_TRUE(c->sources);
     EXPECT_EQ(*c->sources, (std::vector<std::string>{"fxt:/a.fxt", "/b", "c"}));
     EXPECT_EQ(c->binary, std::optional<std::string>("/bin/x"));
+    EXPECT_EQ(c->debug_dirs, std::optional(std::vector<std::string>{"/usr/lib/debug", "/opt/dbg"}));
     EXPECT_EQ(c->log_level, std::optional<std::string>("debug"));
     EXPECT_EQ(c->discovery, std::optional<bool>(false));
     EXPECT_EQ(c->max_connections, std::optional<std::size_t>(4));
@@ -128,6 +130,7 @@ TEST(ServiceConfig, TheShippedDefaultFileParsesToTheDefaults) {
     EXPECT_EQ(c->log_level, std::optional<std::string>("info"));
     EXPECT_EQ(c->max_connections, std::optional<std::size_t>(16));
     EXPECT_FALSE(c->binary);           // commented out
+    EXPECT_FALSE(c->debug_dirs);       // commented out: the built-in /usr/lib/debug
     EXPECT_FALSE(c->discovery_ports);  // commented out: the built-in 30001 and 30003
 }
 

@@ -204,6 +204,64 @@ TEST(XrayConvert, ABinaryWhoseMapLacksTheLogsFunctionsIsReported) {
     EXPECT_EQ(plain["inputs"][0]["problem_count"], 0);
 }
 
+TEST(XrayConvert, AStrippedBinaryIsNamedFromItsDebugFileOrSaysWhatIsMissing) {
+    // What a board has: the program stripped, its debug file kept by the build (here by build
+    // ID under a debug directory of the test's own, as Debian's -dbgsym packages lay it out).
+    if (clangxx().empty() || run("command -v objcopy >/dev/null && command -v strip").first != 0)
+        GTEST_SKIP() << "needs clang-14 and binutils";
+    auto w = workload(false);
+    ASSERT_TRUE(w);
+    std::string error;
+    const auto log = run_workload(*w, "e2e-stripped", "xray-fdr", 2, 3,
+                                  "func_duration_threshold_us=0", "", &error);
+    ASSERT_FALSE(log.empty()) << error;
+    const ScratchDir dir("xray-stripped");
+    const auto stripped = dir.path / "workload";
+    std::filesystem::copy_file(w->binary, stripped);
+    ASSERT_EQ(run("strip '" + stripped.string() + "'").first, 0);
+    const auto id =
+        run("readelf -n '" + stripped.string() + "' | awk '/Build ID/ {printf \"%s\", $3}'").second;
+    ASSERT_GE(id.size(), 4U);
+    const auto root = dir.path / "debug";
+    const auto debug = root / ".build-id" / id.substr(0, 2) / (id.substr(2) + ".debug");
+    std::filesystem::create_directories(debug.parent_path());
+    ASSERT_EQ(run("objcopy --only-keep-debug '" + w->binary.string() + "' '" + debug.string() + "'")
+                  .first,
+              0);
+
+    auto convert = [&](const std::vector<std::string>& extra, nlohmann::json& report) {
+        const auto out = dir.path / "out.apc";
+        std::vector<std::string> args{"convert", log.string(), "-o",       out.string(),
+                                      "--json",  "--force",    "--binary", stripped.string()};
+        args.insert(args.end(), extra.begin(), extra.end());
+        const auto [rc, output] = run_apcgate(args);
+        EXPECT_EQ(rc, 0) << output;
+        report = json_of(output);
+        return spans_of(read_capture(out.string()).events);
+    };
+    nlohmann::json named;
+    const Spans with_debug = convert({"--debug-dir", root.string()}, named);
+    const Spans reference = convert_and_read({log.string()}, w->binary.string(), nullptr);
+    ASSERT_FALSE(reference.empty());
+    EXPECT_EQ(with_debug, reference);
+    ASSERT_EQ(named["inputs"][0]["notes"].size(), 1U) << named;
+    EXPECT_NE(named["inputs"][0]["notes"][0].get<std::string>().find("are from its debug file " +
+                                                                     debug.string()),
+              std::string::npos)
+        << named;
+
+    nlohmann::json unnamed;
+    const Spans without = convert({"--debug-dir", (dir.path / "empty").string()}, unnamed);
+    EXPECT_NE(without, reference);
+    ASSERT_EQ(unnamed["inputs"][0]["notes"].size(), 1U) << unnamed;
+    const std::string note = unnamed["inputs"][0]["notes"][0];
+    EXPECT_NE(
+        note.find("is stripped (no .symtab) and no debug file of it was found (build ID " + id),
+        std::string::npos)
+        << note;
+    EXPECT_EQ(unnamed["inputs"][0]["problem_count"], 0);  // the log itself is fine
+}
+
 TEST(XrayConvert, CutLogKeepsItsDataAndExitsThree) {
     auto bytes = read_bytes(testdata("fdr-log-version-3.xray"));
     bytes.resize(bytes.size() - 12);

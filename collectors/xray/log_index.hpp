@@ -40,21 +40,32 @@ struct WallStamp {
 };
 
 struct LogIndex {
-    // The first buffers' stamps are plenty to relate the clocks; more are not kept.
+    // The first buffers' stamps are plenty to relate the clocks; more are not kept, but for
+    // the last kLateWallStamps in file order (the run's end, where the TSC rate is measured).
     static constexpr std::size_t kMaxWallStamps = 4096;
+    static constexpr std::size_t kLateWallStamps = 64;
 
     std::vector<BlockRef> blocks;
     std::vector<ThreadInfo> threads;
     std::optional<std::uint64_t> min_tsc;  // earliest block time base over all threads
     std::uint32_t max_cpu = 0;             // highest CPU the blocks start on
     std::vector<WallStamp> wall_stamps;    // FDR: of the first kMaxWallStamps buffers
+    std::vector<WallStamp> late_stamps;    // FDR: of the last buffers after those (a ring)
+    std::size_t late_next = 0;             // where the ring writes next
 
     // The thread for (pid, tid), created on first use; nullopt past kMaxThreads.
     std::optional<std::uint32_t> thread_for(std::int32_t pid, bool pid_known, std::int32_t tid);
     // Appends a block of `thread` and updates min_tsc.
     void add_block(const BlockRef& b);
     void add_wall_stamp(const WallStamp& s) {
-        if (wall_stamps.size() < kMaxWallStamps) wall_stamps.push_back(s);
+        if (wall_stamps.size() < kMaxWallStamps) {
+            wall_stamps.push_back(s);
+        } else if (late_stamps.size() < kLateWallStamps) {
+            late_stamps.push_back(s);
+        } else {
+            late_stamps[late_next] = s;
+            late_next = (late_next + 1) % kLateWallStamps;
+        }
     }
     // FDR: orders each thread's buffers by time base (the file holds them in queue order).
     void sort_blocks_by_time();

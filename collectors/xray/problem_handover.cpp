@@ -45,6 +45,7 @@ void add_report(const ingest::IngestReport& from, ingest::IngestReport& to) {
         }
     }
     for (; unkept > 0; --unkept) to.bad_record(Error::at("(not kept)"));
+    for (const auto& note : from.notes()) to.note(note);
 }
 
 }  // namespace apcgate::collectors::xray

@@ -1,4 +1,5 @@
-// TSC ticks to nanoseconds with the header's cycle frequency, on the log's own absolute
+// TSC ticks to nanoseconds with the log's cycle frequency (the header's, or the rate its clock
+// stamps measure when the header's is wrong: tsc_rate.hpp), on the log's own absolute
 // timeline (ns = tsc * 1e9 / frequency), as a fixed-point multiply so the per-event cost is one
 // 64x64->128-bit product: ticks are taken relative to the log's earliest TSC and scaled by
 // 1e9 / frequency in 32.32 fixed point (error below 1 ns per second of trace). Results saturate

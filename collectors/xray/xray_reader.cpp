@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "collectors/xray/fdr_block_index.hpp"
+#include "collectors/xray/tsc_rate.hpp"
 #include "collectors/xray/xray_problem.hpp"
 
 namespace apcgate::collectors::xray {
@@ -31,7 +32,11 @@ Result<std::unique_ptr<XrayReader>> XrayReader::open(std::span<const std::uint8_
     } else {
         c.index = index_basic(data, c.header, input, c.stats, report);
     }
-    std::uint64_t frequency = c.header.cycle_frequency;
+    // The header's cycle frequency, unless the log's own clock stamps show it is wrong.
+    const TscRate rate = choose_tsc_rate(
+        c.header.cycle_frequency, measured_tsc_rate(c.index.wall_stamps, c.index.late_stamps));
+    if (!rate.note.empty()) report.note(rate.note);
+    std::uint64_t frequency = rate.hz;
     if (frequency == 0) {
         report.bad_record(
             problem(input, 8, Stat::FileHeader,

@@ -8,6 +8,7 @@
 #include <climits>
 #include <csignal>
 #include <cstdint>
+#include <cstring>
 #include <filesystem>
 #include <nlohmann/json.hpp>
 #include <set>
@@ -260,6 +261,59 @@ TEST(XrayConvert, AStrippedBinaryIsNamedFromItsDebugFileOrSaysWhatIsMissing) {
         std::string::npos)
         << note;
     EXPECT_EQ(unnamed["inputs"][0]["problem_count"], 0);  // the log itself is fine
+}
+
+TEST(XrayConvert, AWrongCycleFrequencyInTheHeaderIsCorrectedFromTheLogsClockStamps) {
+    // LLVM's x86-64 runtime writes cpufreq's cpuinfo_max_freq as the TSC rate where the kernel
+    // has no tsc_freq_khz. A real log with its header's frequency made 37 % too high (a 4.1 GHz
+    // turbo clock over a 3 GHz TSC) converts to the same times as the log itself: its buffers'
+    // CLOCK_MONOTONIC stamps measure the rate. The run lasts long enough for the stamps to tell.
+    if (clangxx().empty()) GTEST_SKIP() << "needs clang-14";
+    auto w = workload(false);
+    ASSERT_TRUE(w);
+    std::string error;
+    const auto log =
+        run_workload(*w, "e2e-rate", "xray-fdr", 2, 20000,
+                     "buffer_size=4096:buffer_max=100000:func_duration_threshold_us=0", "", &error);
+    ASSERT_FALSE(log.empty()) << error;
+    auto bytes = read_bytes(log);
+    ASSERT_GT(bytes.size(), 32U);
+    std::uint64_t hz = 0;
+    std::memcpy(&hz, bytes.data() + 8, sizeof hz);  // the header's cycle frequency (LE)
+    ASSERT_GT(hz, 0U);
+    const std::uint64_t wrong = hz / 100 * 137;
+    std::memcpy(bytes.data() + 8, &wrong, sizeof wrong);
+    const ScratchDir dir("xray-rate");
+    const auto patched = dir.path / "patched.xray";
+    write_bytes(patched, bytes);
+
+    auto times = [&](const std::filesystem::path& in, nlohmann::json& report) {
+        const auto out = dir.path / "out.apc";
+        const auto [rc, output] =
+            run_apcgate({"convert", in.string(), "-o", out.string(), "--json", "--force"});
+        EXPECT_EQ(rc, 0) << output;
+        report = json_of(output);
+        std::vector<model::Nanos> ts;
+        for (const auto& ev : read_capture(out.string()).events)
+            if (const auto* a = std::get_if<model::Annotation>(&ev)) ts.push_back(a->ts);
+        return ts;
+    };
+    nlohmann::json original_report;
+    nlohmann::json patched_report;
+    const auto original = times(log, original_report);
+    const auto corrected = times(patched, patched_report);
+    ASSERT_EQ(original.size(), corrected.size());
+    ASSERT_GT(original.size(), 1000U);
+    ASSERT_GT(original.back(), 20'000'000) << "the run was too short to measure";
+    for (std::size_t i = 0; i < original.size(); i += 97)
+        EXPECT_NEAR(static_cast<double>(corrected[i]), static_cast<double>(original[i]),
+                    1e-2 * static_cast<double>(original[i]) + 2000)
+            << i;
+    const auto& notes = patched_report["inputs"][0]["notes"];
+    ASSERT_EQ(notes.size(), 1U) << patched_report;
+    EXPECT_NE(notes[0].get<std::string>().find("% off the rate the log's clock stamps"),
+              std::string::npos)
+        << notes;
 }
 
 TEST(XrayConvert, CutLogKeepsItsDataAndExitsThree) {

@@ -45,6 +45,7 @@ Result<std::unique_ptr<XrayReader>> XrayReader::open(std::span<const std::uint8_
         frequency = kAssumedFrequency;
     }
     c.clock = TscClock(frequency, c.index.min_tsc.value_or(0));
+    r->tsc_hz_ = frequency;
     r->cursors_.reserve(c.index.threads.size());
     for (std::uint32_t t = 0; t < c.index.threads.size(); ++t)
         r->cursors_.push_back(std::make_unique<ThreadCursor>(c, t));

@@ -46,6 +46,8 @@ class XrayReader {
     // The earliest event's time on the log's ns timeline; nullopt for a log without events.
     [[nodiscard]] std::optional<model::Nanos> origin_ns() const;
     [[nodiscard]] const TscClock& clock() const { return ctx_.clock; }
+    // The TSC rate the log's times are converted with (tsc_rate.hpp), in Hz.
+    [[nodiscard]] std::uint64_t tsc_hz() const { return tsc_hz_; }
     // What to add to the log's ns to get the writer's CLOCK_MONOTONIC ns: the median, over the
     // FDR buffers' WallClockTime stamps, of the stamp minus its buffer's time base (the runtime
     // reads the TSC of the event that opens a buffer just before the wall clock, and keeps
@@ -63,6 +65,7 @@ class XrayReader {
     XrayReader() = default;
 
     DecodeContext ctx_;
+    std::uint64_t tsc_hz_ = 0;
     std::vector<std::unique_ptr<ThreadCursor>> cursors_;
     std::unique_ptr<TimelineMerger> merger_;
 };

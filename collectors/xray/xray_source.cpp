@@ -46,6 +46,7 @@ Status XraySource::load() {
     reader_ = std::move(*reader);
     origin_ = reader_->origin_ns();
     to_monotonic_ = reader_->to_monotonic();
+    tsc_hz_ = reader_->tsc_hz();
     // The index's problems belong to the report at once (the capture may never start).
     add_report(*decoded_, *report_);
     *decoded_ = ingest::IngestReport("xray", options_.input.string());

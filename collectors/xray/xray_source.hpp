@@ -45,9 +45,12 @@ class XraySource final : public ingest::IngestSource {
 
     [[nodiscard]] std::string_view name() const override { return "xray"; }
     [[nodiscard]] model::Nanos time_origin() const override;
-    // The log's TSC; FDR logs relate it to CLOCK_MONOTONIC (XrayReader::to_monotonic).
+    // The log's TSC; FDR logs relate it to CLOCK_MONOTONIC (XrayReader::to_monotonic). Logs
+    // share a domain (keep their distances exactly) only when their TSCs are converted at one
+    // rate: two rates, even a ppm apart, put the same TSC from boot up to seconds apart, so logs
+    // whose clock stamps measured their rates are each placed through CLOCK_MONOTONIC instead.
     [[nodiscard]] ingest::InputClock clock() const override {
-        return {"xray", to_monotonic_, "XRay TSC"};
+        return {"xray@" + std::to_string(tsc_hz_) + "Hz", to_monotonic_, "XRay TSC"};
     }
     Status refresh() override;
     [[nodiscard]] const ingest::IngestReport& report() const override { return *report_; }
@@ -93,6 +96,7 @@ class XraySource final : public ingest::IngestSource {
     bool unread_ = false;  // no capture has read reader_ yet
     std::optional<model::Nanos> origin_;
     std::optional<model::Nanos> to_monotonic_;
+    std::uint64_t tsc_hz_ = 0;
     std::unique_ptr<SpanMapper> mapper_;
     CallRateCounters rates_;
     model::Nanos zero_ = 0;

@@ -10,6 +10,7 @@
 #include <cstdint>
 #include <cstring>
 #include <filesystem>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <set>
 #include <thread>
@@ -314,6 +315,46 @@ TEST(XrayConvert, AWrongCycleFrequencyInTheHeaderIsCorrectedFromTheLogsClockStam
     EXPECT_NE(notes[0].get<std::string>().find("% off the rate the log's clock stamps"),
               std::string::npos)
         << notes;
+}
+
+TEST(XrayConvert, LogsOfOneRunAtDifferentMeasuredRatesLineUpOnClockMonotonic) {
+    // Two logs of one run, both headers claiming 3 GHz for a TSC at 2 GHz, the TSC ~6 days from
+    // boot. A's stamps span a second (its rate is measured: 2 GHz); B's span 5 ms (too short: it
+    // keeps 3 GHz). B's first call was 0.5 s after A's. Kept at one domain's distances, the same
+    // TSC at two rates would put B a day and a half away; each log's clock stamps put it right.
+    const ScratchDir dir("xray-two-rates");
+    constexpr std::uint64_t kBootTsc = 1'000'000'000'000'000;  // 5.8 days at 2 GHz
+    auto buffer = [&](FdrBuilder& b, std::int32_t tid, std::int64_t mono_us) {
+        const auto tsc = kBootTsc + static_cast<std::uint64_t>(mono_us) * 2000;
+        b.next_wall_clock(static_cast<std::uint64_t>(mono_us / 1'000'000),
+                          static_cast<std::uint32_t>(mono_us % 1'000'000))
+            .begin_buffer(tid, 70, 0, tsc)
+            .enter(1, 0)
+            .exit(1, 2000)
+            .end_buffer();
+    };
+    constexpr std::int64_t kStartUs = 600'000'000'000;  // A's first buffer at 600000 s
+    FdrBuilder a(5, wire_endian::Little, collectors::xray::BitOrder::LsbFirst, 3'000'000'000);
+    for (int k = 0; k <= 4; ++k) buffer(a, 1, kStartUs + k * 250'000);
+    FdrBuilder b(5, wire_endian::Little, collectors::xray::BitOrder::LsbFirst, 3'000'000'000);
+    buffer(b, 2, kStartUs + 500'000);
+    buffer(b, 2, kStartUs + 505'000);
+    write_bytes(dir.path / "a.xray", a.bytes());
+    write_bytes(dir.path / "b.xray", b.bytes());
+    const auto out = dir.path / "out.apc";
+    const auto [rc, output] =
+        run_apcgate({"convert", (dir.path / "a.xray").string(), (dir.path / "b.xray").string(),
+                     "-o", out.string(), "--json"});
+    ASSERT_EQ(rc, 0) << output;
+    const auto report = json_of(output);
+    EXPECT_EQ(report["inputs"][0]["notes"].size(), 1U) << report;  // A: measured
+    EXPECT_EQ(report["inputs"][1]["notes"].size(), 0U) << report;  // B: too short to tell
+    std::map<std::int32_t, model::Nanos> first;
+    for (const auto& ev : read_capture(out.string()).events)
+        if (const auto* an = std::get_if<model::Annotation>(&ev)) first.emplace(an->tid, an->ts);
+    ASSERT_EQ(first.size(), 2U);
+    // B's own 5 ms are scaled at its header's wrong rate: its stamps place it within those.
+    EXPECT_NEAR(static_cast<double>(first.at(2) - first.at(1)), 500'000'000.0, 2'000'000.0);
 }
 
 TEST(XrayConvert, CutLogKeepsItsDataAndExitsThree) {

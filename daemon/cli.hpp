@@ -37,7 +37,7 @@ struct ServeOptions {
     ServerOptions server;
     std::filesystem::path state_dir;  // empty: default_state_dir()
     std::vector<std::string> sources;  // --source fmt:PATH: stream these instead of live data
-    std::filesystem::path binary;      // --binary for XRay sources
+    std::vector<std::filesystem::path> binaries;  // --binary for XRay sources (binary_for_log)
     std::vector<std::filesystem::path> debug_dirs = {"/usr/lib/debug"};  // --debug-dir
     // --config-file: /etc/default/apcgate-style settings (service_config.hpp), re-read on SIGHUP.
     std::filesystem::path config_file;
@@ -70,7 +70,7 @@ struct ConvertOptions {
     std::vector<std::string> inputs;  // PATH or fmt:PATH
     std::filesystem::path output;
     std::string format;               // --format: forces every input
-    std::filesystem::path binary;     // --binary: XRay symbols
+    std::vector<std::filesystem::path> binaries;  // --binary: XRay symbols (binary_for_log)
     // --debug-dir: where a stripped --binary's debug file may be (debug_file.hpp)
     std::vector<std::filesystem::path> debug_dirs = {"/usr/lib/debug"};
     bool json = false;
@@ -83,7 +83,7 @@ CollectorSet make_collectors(const CommonOptions& options);
 // The collectors of `serve --source`: the given trace inputs instead of live data.
 Result<CollectorSet> make_ingest_collectors(const std::vector<std::string>& sources,
                                             const std::string& format,
-                                            const std::filesystem::path& binary,
+                                            const std::vector<std::filesystem::path>& binaries,
                                             const std::vector<std::filesystem::path>& debug_dirs);
 
 int run_serve(const ServeOptions& options);

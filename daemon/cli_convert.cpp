@@ -49,7 +49,7 @@ int run_convert(const ConvertOptions& o, std::ostream& out, std::ostream& err) {
         }
         specs.push_back(*spec);
     }
-    auto opened = open_inputs(specs, o.binary, o.debug_dirs);
+    auto opened = open_inputs(specs, o.binaries, o.debug_dirs);
     if (!opened) {
         err << "apcgate convert: " << opened.error().to_string() << "\n";
         return kExitInvalidInput;

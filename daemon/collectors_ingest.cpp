@@ -8,7 +8,7 @@ namespace apcgate::daemon {
 
 Result<CollectorSet> make_ingest_collectors(const std::vector<std::string>& sources,
                                             const std::string& format,
-                                            const std::filesystem::path& binary,
+                                            const std::vector<std::filesystem::path>& binaries,
                                             const std::vector<std::filesystem::path>& debug_dirs) {
     std::vector<InputSpec> specs;
     for (const auto& s : sources) {
@@ -16,7 +16,7 @@ Result<CollectorSet> make_ingest_collectors(const std::vector<std::string>& sour
         if (!spec) return std::move(spec).take_error();
         specs.push_back(*spec);
     }
-    auto opened = open_inputs(specs, binary, debug_dirs);
+    auto opened = open_inputs(specs, binaries, debug_dirs);
     if (!opened) return std::move(opened).take_error();
     CollectorSet set;
     for (auto& src : *opened) {

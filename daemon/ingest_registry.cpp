@@ -9,6 +9,7 @@
 #include "collectors/ctf/ctf_ingest.hpp"
 #include "collectors/fxt/fxt_ingest.hpp"
 #include "collectors/xray/xray_ingest.hpp"
+#include "daemon/binary_for_log.hpp"
 #include "daemon/unique_fd.hpp"
 
 namespace apcgate::daemon {
@@ -88,13 +89,15 @@ Result<InputSpec> resolve_input(const std::string& arg, const std::string& force
 }
 
 Result<std::vector<std::unique_ptr<ingest::IngestSource>>> open_inputs(
-    const std::vector<InputSpec>& inputs, const std::filesystem::path& binary,
+    const std::vector<InputSpec>& inputs, const std::vector<std::filesystem::path>& binaries,
     const std::vector<std::filesystem::path>& debug_dirs) {
     std::vector<std::unique_ptr<ingest::IngestSource>> out;
     for (const auto& in : inputs) {
         ingest::IngestOptions options;
         options.input = in.path;
-        options.binary = binary;
+        BinaryChoice binary = binary_for_log(in.path, binaries);
+        if (binary.binary) options.binary = *binary.binary;
+        if (!binary.note.empty()) options.notes.push_back(std::move(binary.note));
         options.debug_dirs = debug_dirs;
         auto src = in.format->open(options);
         if (!src) return std::move(src).take_error().while_("opening it as " + in.format->name);

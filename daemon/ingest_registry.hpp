@@ -24,10 +24,10 @@ struct InputSpec {
 // bytes were when no format matches.
 Result<InputSpec> resolve_input(const std::string& arg, const std::string& forced);
 
-// Opens every input (XRay logs symbolized from `binary`, or a stripped binary's debug file in
-// `debug_dirs`); the first failure is returned.
+// Opens every input (XRay logs symbolized from the one of `binaries` binary_for_log() picks,
+// or its debug file in `debug_dirs`); the first failure is returned.
 Result<std::vector<std::unique_ptr<collectors::ingest::IngestSource>>> open_inputs(
-    const std::vector<InputSpec>& inputs, const std::filesystem::path& binary,
+    const std::vector<InputSpec>& inputs, const std::vector<std::filesystem::path>& binaries,
     const std::vector<std::filesystem::path>& debug_dirs);
 
 // Where the opened inputs go on the capture's timeline: by their clocks (each input's

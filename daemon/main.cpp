@@ -37,6 +37,9 @@ void add_common(CLI::App* app, CommonOptions& c) {
         ->capture_default_str();
 }
 
+constexpr const char* kBinaryHelp =
+    "XRay: the instrumented executable, for function names (repeatable: each log is named by "
+    "the binary its file name gives, <base><program>.XXXXXX)";
 constexpr const char* kDebugDirHelp =
     "XRay: where a stripped --binary's debug file may be, as DIR/.build-id/NN/REST.debug or "
     "DIR/BINARY_DIR/DEBUGLINK (repeatable; beside the binary and its .debug/ are looked at too)";
@@ -76,8 +79,7 @@ int main(int argc, char** argv) {
     serve_cmd->add_option("--source", serve.sources,
                           "Stream this trace (FMT:PATH or PATH; repeatable) as the capture instead "
                           "of live data; it is read afresh at each capture start");
-    serve_cmd->add_option("--binary", serve.binary, "XRay: the instrumented executable")
-        ->check(CLI::ExistingFile);
+    serve_cmd->add_option("--binary", serve.binaries, kBinaryHelp)->check(CLI::ExistingFile);
     serve_cmd->add_option("--debug-dir", serve.debug_dirs, kDebugDirHelp)->capture_default_str();
     serve_cmd->add_option("--max-connections", serve.server.max_connections,
                           "Connections served at once")
@@ -146,9 +148,7 @@ int main(int argc, char** argv) {
     convert_cmd->add_option("-o,--output", convert.output, "Capture directory to create")->required();
     convert_cmd->add_option("--format", convert.format, "Force the format of every input")
         ->check(CLI::IsMember({"barman", "xray", "fxt", "ctf"}));
-    convert_cmd->add_option("--binary", convert.binary,
-                            "XRay: the instrumented executable (symbols for function names)")
-        ->check(CLI::ExistingFile);
+    convert_cmd->add_option("--binary", convert.binaries, kBinaryHelp)->check(CLI::ExistingFile);
     convert_cmd->add_option("--debug-dir", convert.debug_dirs, kDebugDirHelp)
         ->capture_default_str();
     convert_cmd->add_flag("--json", convert.json,

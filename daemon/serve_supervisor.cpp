@@ -29,7 +29,7 @@ bool given(const ServeOptions& o, const char* name) {
 
 Result<CollectorSet> build_collectors(const ServeOptions& o) {
     if (o.sources.empty()) return make_collectors(o.common);
-    return make_ingest_collectors(o.sources, "", o.binary, o.debug_dirs);
+    return make_ingest_collectors(o.sources, "", o.binaries, o.debug_dirs);
 }
 
 std::filesystem::path state_dir_of(const ServeOptions& o) {
@@ -43,7 +43,7 @@ ServeOptions merge_service_config(const ServeOptions& cli, const ServiceConfig& 
     if (file.port && !given(cli, "--port")) o.server.port = *file.port;
     if (file.listen && !given(cli, "--listen")) o.server.listen = *file.listen;
     if (file.sources && !given(cli, "--source")) o.sources = *file.sources;
-    if (file.binary && !given(cli, "--binary")) o.binary = *file.binary;
+    if (file.binary && !given(cli, "--binary")) o.binaries = {*file.binary};
     if (file.debug_dirs && !given(cli, "--debug-dir"))
         o.debug_dirs.assign(file.debug_dirs->begin(), file.debug_dirs->end());
     if (file.log_level && !given(cli, "--log-level")) o.common.log_level = *file.log_level;
@@ -258,14 +258,14 @@ void ServeSupervisor::on_hup() {
         spdlog::set_level(spdlog::level::from_str(wanted.common.log_level));
         spdlog::info("SIGHUP: log level now {}", wanted.common.log_level);
     }
-    if (wanted.sources != effective_.sources || wanted.binary != effective_.binary ||
+    if (wanted.sources != effective_.sources || wanted.binaries != effective_.binaries ||
         wanted.debug_dirs != effective_.debug_dirs) {
         auto fresh = build_collectors(wanted);
         if (!fresh) {
             spdlog::error("SIGHUP: sources not changed: {}", fresh.error().to_string());
         } else {
             effective_.sources = wanted.sources;
-            effective_.binary = wanted.binary;
+            effective_.binaries = wanted.binaries;
             effective_.debug_dirs = wanted.debug_dirs;
             pending_ = std::move(fresh).value();
             if (stack_->service->capture_running())

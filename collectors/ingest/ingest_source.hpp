@@ -42,6 +42,8 @@ struct IngestOptions {
     std::optional<bool> decoding_thread = std::nullopt;
     // XRay: where a stripped binary's debug file may be (gdb's debug-file-directory).
     std::vector<std::filesystem::path> debug_dirs = {"/usr/lib/debug"};
+    // What the driver found about this input that its report should say (ingest_report.hpp).
+    std::vector<std::string> notes = {};
 };
 
 // How many CPUs this process may run on (its affinity mask: `taskset`, cgroups' cpusets); 1

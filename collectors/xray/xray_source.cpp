@@ -40,6 +40,7 @@ Status XraySource::load() {
     if (!mapped) return std::move(mapped).take_error();
     input_ = std::move(*mapped);
     report_->bytes_total = input_.bytes().size();
+    for (const auto& note : options_.notes) report_->note(note);
     if (!names_note_.empty()) report_->note(names_note_);
     auto reader = XrayReader::open(input_.bytes(), options_.input.string(), *decoded_);
     if (!reader) return std::move(reader).take_error();

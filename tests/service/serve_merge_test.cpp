@@ -25,7 +25,7 @@ TEST(ServeMerge, TheFileFillsWhatTheCommandLineLeftOut) {
     EXPECT_EQ(o.server.port, 9000);
     EXPECT_EQ(o.server.listen, "127.0.0.1");
     EXPECT_EQ(o.sources, std::vector<std::string>{"fxt:/x.fxt"});
-    EXPECT_EQ(o.binary, "/bin/prog");
+    EXPECT_EQ(o.binaries, std::vector<std::filesystem::path>{"/bin/prog"});
     EXPECT_EQ(o.debug_dirs, (std::vector<std::filesystem::path>{"/dbg", "/more dbg"}));
     EXPECT_EQ(o.common.log_level, "debug");
     EXPECT_FALSE(o.discovery);
@@ -38,7 +38,7 @@ TEST(ServeMerge, OptionsGivenOnTheCommandLineWin) {
     cli.server.port = 1234;
     cli.server.listen = "::1";
     cli.sources = {"ctf:/t"};
-    cli.binary = "/bin/other";
+    cli.binaries = {"/bin/other"};
     cli.debug_dirs = {"/cli-dbg"};
     cli.common.log_level = "warn";
     cli.discovery = true;
@@ -51,7 +51,7 @@ TEST(ServeMerge, OptionsGivenOnTheCommandLineWin) {
     EXPECT_EQ(o.server.port, 1234);
     EXPECT_EQ(o.server.listen, "::1");
     EXPECT_EQ(o.sources, std::vector<std::string>{"ctf:/t"});
-    EXPECT_EQ(o.binary, "/bin/other");
+    EXPECT_EQ(o.binaries, std::vector<std::filesystem::path>{"/bin/other"});
     EXPECT_EQ(o.debug_dirs, std::vector<std::filesystem::path>{"/cli-dbg"});
     EXPECT_EQ(o.common.log_level, "warn");
     EXPECT_TRUE(o.discovery);

@@ -357,6 +357,63 @@ TEST(XrayConvert, LogsOfOneRunAtDifferentMeasuredRatesLineUpOnClockMonotonic) {
     EXPECT_NEAR(static_cast<double>(first.at(2) - first.at(1)), 500'000'000.0, 2'000'000.0);
 }
 
+TEST(XrayConvert, SeveralBinariesNameEachLogByTheProgramInItsName) {
+    // A run whose program starts another: one log per program, named by the runtime
+    // <base><program>.XXXXXX. LLVM's sample log (of elf64-sample-o2.bin) and a log of the
+    // workload, each given the name its program would have; both binaries on one command line.
+    if (clangxx().empty()) GTEST_SKIP() << "needs clang-14";
+    auto w = workload(false);
+    ASSERT_TRUE(w);
+    std::string error;
+    const auto generated = run_workload(*w, "e2e-two-binaries", "xray-basic", 1, 3,
+                                        "func_duration_threshold_us=0", "", &error);
+    ASSERT_FALSE(generated.empty()) << error;
+    const ScratchDir dir("xray-two-binaries");
+    const auto sample_bin = testdata("elf64-sample-o2.bin");
+    const auto sample_log = dir.path / ("xray-log." + sample_bin.filename().string() + ".aB3dE9");
+    const auto workload_log = dir.path / ("xray-log." + w->binary.filename().string() + ".Zz09yX");
+    std::filesystem::copy_file(testdata("naive-log-simple.xray"), sample_log);
+    std::filesystem::copy_file(generated, workload_log);
+
+    const Spans want_sample = convert_and_read({sample_log.string()}, sample_bin.string(), nullptr);
+    const Spans want_workload =
+        convert_and_read({workload_log.string()}, w->binary.string(), nullptr);
+    ASSERT_FALSE(want_sample.empty());
+    ASSERT_FALSE(want_workload.empty());
+    Spans want = want_sample;
+    want.insert(want_workload.begin(), want_workload.end());
+    for (const auto& order : {std::vector<std::string>{sample_bin.string(), w->binary.string()},
+                              std::vector<std::string>{w->binary.string(), sample_bin.string()}}) {
+        const auto out = dir.path / "both.apc";
+        const auto [rc, output] =
+            run_apcgate({"convert", sample_log.string(), workload_log.string(), "-o", out.string(),
+                         "--json", "--force", "--binary", order[0], "--binary", order[1]});
+        ASSERT_EQ(rc, 0) << output;
+        EXPECT_EQ(spans_of(read_capture(out.string()).events), want);
+        const auto report = json_of(output);
+        for (const auto& in : report["inputs"]) EXPECT_EQ(in["problem_count"], 0) << in;
+    }
+
+    // A log whose name gives none of the binaries: named fn#ID, and its note says why.
+    const auto stray = dir.path / "renamed.xray";
+    std::filesystem::copy_file(sample_log, stray);
+    const auto out = dir.path / "stray.apc";
+    const auto [rc, output] =
+        run_apcgate({"convert", stray.string(), "-o", out.string(), "--json", "--binary",
+                     sample_bin.string(), "--binary", w->binary.string()});
+    ASSERT_EQ(rc, 0) << output;
+    const auto report = json_of(output);
+    ASSERT_EQ(report["inputs"][0]["notes"].size(), 1U) << report;
+    EXPECT_NE(report["inputs"][0]["notes"][0].get<std::string>().find(
+                  "no --binary is the program this log's name gives (renamed"),
+              std::string::npos)
+        << report;
+    const Spans stray_spans = spans_of(read_capture(out.string()).events);
+    ASSERT_EQ(stray_spans.size(), 1U);
+    EXPECT_EQ(stray_spans.begin()->second.front().rfind("open depth 0 fn#", 0), 0U)
+        << stray_spans.begin()->second.front();
+}
+
 TEST(XrayConvert, CutLogKeepsItsDataAndExitsThree) {
     auto bytes = read_bytes(testdata("fdr-log-version-3.xray"));
     bytes.resize(bytes.size() - 12);

@@ -1,14 +1,11 @@
 #include "collectors/xray/debug_file.hpp"
 
-#include <fcntl.h>
-#include <unistd.h>
 #include <zlib.h>
 
-#include <array>
-#include <cerrno>
+#include <algorithm>
 #include <system_error>
 
-#include "protocol/wire/unique_fd.hpp"
+#include "protocol/wire/mapped_file.hpp"
 
 namespace apcgate::collectors::xray {
 
@@ -17,16 +14,14 @@ namespace {
 // The CRC-32 .gnu_debuglink records (zlib's: the same polynomial and conditioning), of the
 // whole file; nullopt when it cannot be read.
 std::optional<std::uint32_t> file_crc32(const std::filesystem::path& path) {
-    wire::UniqueFd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
-    if (!fd.valid()) return std::nullopt;
-    std::array<unsigned char, 1 << 16> buf{};
+    auto file = wire::MappedFile::open(path);
+    if (!file) return std::nullopt;
     uLong crc = crc32(0L, Z_NULL, 0);
-    for (;;) {
-        const ssize_t n = ::read(fd.get(), buf.data(), buf.size());
-        if (n < 0 && errno == EINTR) continue;
-        if (n < 0) return std::nullopt;
-        if (n == 0) break;
-        crc = crc32(crc, buf.data(), static_cast<uInt>(n));
+    // zlib takes at most 4 GiB at a time.
+    for (auto rest = file->bytes(); !rest.empty();) {
+        const std::size_t n = std::min<std::size_t>(rest.size(), 1U << 30);
+        crc = crc32(crc, rest.data(), static_cast<uInt>(n));
+        rest = rest.subspan(n);
     }
     return static_cast<std::uint32_t>(crc);
 }

@@ -79,8 +79,14 @@ int main(int argc, char** argv) {
     serve_cmd->add_option("--source", serve.sources,
                           "Stream this trace (FMT:PATH or PATH; repeatable) as the capture instead "
                           "of live data; it is read afresh at each capture start");
-    serve_cmd->add_option("--binary", serve.binaries, kBinaryHelp)->check(CLI::ExistingFile);
-    serve_cmd->add_option("--debug-dir", serve.debug_dirs, kDebugDirHelp)->capture_default_str();
+    // One value per occurrence (repeat the option for more): a list option would take the
+    // arguments after it as its values.
+    serve_cmd->add_option("--binary", serve.binaries, kBinaryHelp)
+        ->check(CLI::ExistingFile)
+        ->allow_extra_args(false);
+    serve_cmd->add_option("--debug-dir", serve.debug_dirs, kDebugDirHelp)
+        ->capture_default_str()
+        ->allow_extra_args(false);
     serve_cmd->add_option("--max-connections", serve.server.max_connections,
                           "Connections served at once")
         ->capture_default_str();
@@ -148,9 +154,12 @@ int main(int argc, char** argv) {
     convert_cmd->add_option("-o,--output", convert.output, "Capture directory to create")->required();
     convert_cmd->add_option("--format", convert.format, "Force the format of every input")
         ->check(CLI::IsMember({"barman", "xray", "fxt", "ctf"}));
-    convert_cmd->add_option("--binary", convert.binaries, kBinaryHelp)->check(CLI::ExistingFile);
+    convert_cmd->add_option("--binary", convert.binaries, kBinaryHelp)
+        ->check(CLI::ExistingFile)
+        ->allow_extra_args(false);
     convert_cmd->add_option("--debug-dir", convert.debug_dirs, kDebugDirHelp)
-        ->capture_default_str();
+        ->capture_default_str()
+        ->allow_extra_args(false);
     convert_cmd->add_flag("--json", convert.json,
                           "Print what was read, mapped and skipped per record kind as JSON");
     convert_cmd->add_flag("-f,--force", convert.force, "Overwrite the capture files of an existing directory");

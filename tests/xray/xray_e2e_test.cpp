@@ -384,10 +384,12 @@ TEST(XrayConvert, SeveralBinariesNameEachLogByTheProgramInItsName) {
     want.insert(want_workload.begin(), want_workload.end());
     for (const auto& order : {std::vector<std::string>{sample_bin.string(), w->binary.string()},
                               std::vector<std::string>{w->binary.string(), sample_bin.string()}}) {
+        // Each --binary and --debug-dir takes one value: the inputs may follow them.
         const auto out = dir.path / "both.apc";
         const auto [rc, output] =
-            run_apcgate({"convert", sample_log.string(), workload_log.string(), "-o", out.string(),
-                         "--json", "--force", "--binary", order[0], "--binary", order[1]});
+            run_apcgate({"convert", "--binary", order[0], "--binary", order[1], "--debug-dir",
+                         dir.path.string(), sample_log.string(), workload_log.string(), "-o",
+                         out.string(), "--json", "--force"});
         ASSERT_EQ(rc, 0) << output;
         EXPECT_EQ(spans_of(read_capture(out.string()).events), want);
         const auto report = json_of(output);

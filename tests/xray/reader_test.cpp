@@ -287,8 +287,9 @@ TEST(XrayReader, WallClockStampsRelateTheTscToClockMonotonic) {
     b.next_wall_clock(102, 3).begin_buffer(2, 9, 0, 8'000'000'000).enter(1, 0).end_buffer();
     b.next_wall_clock(5, 2'000'000).begin_buffer(3, 9, 0, 1'000).enter(1, 0).end_buffer();
     b.next_wall_clock(101, 1).begin_buffer(1, 9, 0, 6'000'000'000).enter(1, 0).end_buffer();
+    const std::vector<std::uint8_t> log = b.bytes();  // the reader reads it in place
     collectors::ingest::IngestReport report("xray", "t");
-    auto reader = collectors::xray::XrayReader::open(b.bytes(), "t", report);
+    auto reader = collectors::xray::XrayReader::open(log, "t", report);
     ASSERT_TRUE(reader);
     EXPECT_EQ((*reader)->index().wall_stamps.size(), 3U);
     EXPECT_EQ((*reader)->to_monotonic(), 98'000'001'000);
@@ -328,8 +329,9 @@ TEST(XrayReader, ThreadsPastTheLimitAreReportedNotKept) {
 TEST(XrayReader, ZeroFrequencyIsReportedAndTakenAsOneGigahertz) {
     FdrBuilder b(5, E::Little, BitOrder::LsbFirst, 0);
     b.begin_buffer(1, 9, 0, 5000).enter(1, 0).end_buffer();
+    const std::vector<std::uint8_t> log = b.bytes();  // the reader reads it in place
     collectors::ingest::IngestReport report("xray", "t");
-    auto reader = collectors::xray::XrayReader::open(b.bytes(), "t", report);
+    auto reader = collectors::xray::XrayReader::open(log, "t", report);
     ASSERT_TRUE(reader);
     EXPECT_EQ((*reader)->origin_ns(), 5000);
     ASSERT_EQ(report.problem_count(), 1U);

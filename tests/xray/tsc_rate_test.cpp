@@ -105,8 +105,9 @@ TEST(TscRate, TheReaderConvertsWithTheMeasuredRateAndSaysSo) {
             .exit(1, 2'000'000)  // 1 ms at 2 GHz
             .end_buffer();
     }
+    const std::vector<std::uint8_t> log = b.bytes();  // the reader reads it in place
     collectors::ingest::IngestReport report("xray", "t");
-    auto reader = collectors::xray::XrayReader::open(b.bytes(), "t", report);
+    auto reader = collectors::xray::XrayReader::open(log, "t", report);
     ASSERT_TRUE(reader);
     ASSERT_EQ(report.notes().size(), 1U);
     EXPECT_NE(report.notes()[0].find("is +50.0% off"), std::string::npos) << report.notes()[0];

@@ -44,6 +44,18 @@ constexpr const char* kDebugDirHelp =
     "XRay: where a stripped --binary's debug file may be, as DIR/.build-id/NN/REST.debug or "
     "DIR/BINARY_DIR/DEBUGLINK (repeatable; beside the binary and its .debug/ are looked at too)";
 
+// --binary and --debug-dir (convert, serve): one value per occurrence, repeat the option for
+// more; as list options they would take the arguments after them (the inputs) as their values.
+void add_xray_symbols(CLI::App* app, std::vector<std::filesystem::path>& binaries,
+                      std::vector<std::filesystem::path>& debug_dirs) {
+    app->add_option("--binary", binaries, kBinaryHelp)
+        ->check(CLI::ExistingFile)
+        ->allow_extra_args(false);
+    app->add_option("--debug-dir", debug_dirs, kDebugDirHelp)
+        ->capture_default_str()
+        ->allow_extra_args(false);
+}
+
 const std::map<std::string, apcgate::model::SampleRate> kRates{
     {"none", apcgate::model::SampleRate::None},
     {"low", apcgate::model::SampleRate::Low},
@@ -79,14 +91,7 @@ int main(int argc, char** argv) {
     serve_cmd->add_option("--source", serve.sources,
                           "Stream this trace (FMT:PATH or PATH; repeatable) as the capture instead "
                           "of live data; it is read afresh at each capture start");
-    // One value per occurrence (repeat the option for more): a list option would take the
-    // arguments after it as its values.
-    serve_cmd->add_option("--binary", serve.binaries, kBinaryHelp)
-        ->check(CLI::ExistingFile)
-        ->allow_extra_args(false);
-    serve_cmd->add_option("--debug-dir", serve.debug_dirs, kDebugDirHelp)
-        ->capture_default_str()
-        ->allow_extra_args(false);
+    add_xray_symbols(serve_cmd, serve.binaries, serve.debug_dirs);
     serve_cmd->add_option("--max-connections", serve.server.max_connections,
                           "Connections served at once")
         ->capture_default_str();
@@ -154,12 +159,7 @@ int main(int argc, char** argv) {
     convert_cmd->add_option("-o,--output", convert.output, "Capture directory to create")->required();
     convert_cmd->add_option("--format", convert.format, "Force the format of every input")
         ->check(CLI::IsMember({"barman", "xray", "fxt", "ctf"}));
-    convert_cmd->add_option("--binary", convert.binaries, kBinaryHelp)
-        ->check(CLI::ExistingFile)
-        ->allow_extra_args(false);
-    convert_cmd->add_option("--debug-dir", convert.debug_dirs, kDebugDirHelp)
-        ->capture_default_str()
-        ->allow_extra_args(false);
+    add_xray_symbols(convert_cmd, convert.binaries, convert.debug_dirs);
     convert_cmd->add_flag("--json", convert.json,
                           "Print what was read, mapped and skipped per record kind as JSON");
     convert_cmd->add_flag("-f,--force", convert.force, "Overwrite the capture files of an existing directory");

@@ -95,9 +95,12 @@ Result<std::vector<std::unique_ptr<ingest::IngestSource>>> open_inputs(
     for (const auto& in : inputs) {
         ingest::IngestOptions options;
         options.input = in.path;
-        BinaryChoice binary = binary_for_log(in.path, binaries);
-        if (binary.binary) options.binary = *binary.binary;
-        if (!binary.note.empty()) options.notes.push_back(std::move(binary.note));
+        // Only XRay logs are symbolized; the other formats have no use for a binary.
+        if (in.format->name == "xray") {
+            BinaryChoice binary = binary_for_log(in.path, binaries);
+            if (binary.binary) options.binary = *binary.binary;
+            if (!binary.note.empty()) options.notes.push_back(std::move(binary.note));
+        }
         options.debug_dirs = debug_dirs;
         auto src = in.format->open(options);
         if (!src) return std::move(src).take_error().while_("opening it as " + in.format->name);

@@ -14,6 +14,7 @@
 
 #include "protocol/apc/annotation_bytes.hpp"
 #include "protocol/apc/encoder_impl.hpp"
+#include "protocol/wire/short_copy.hpp"
 
 namespace apcgate::apc {
 
@@ -39,23 +40,6 @@ inline std::uint8_t* put_unsigned(std::uint64_t v, std::uint8_t* p) {
     }
     *p++ = static_cast<std::uint8_t>(v);
     return p;
-}
-
-// memcpy for the short texts most spans have, without a library call: two overlapping
-// fixed-size copies cover any length between the two sizes.
-inline void copy_text(std::uint8_t* p, const char* s, std::size_t n) {
-    if (n >= 16 && n <= 32) {
-        std::memcpy(p, s, 16);
-        std::memcpy(p + n - 16, s + n - 16, 16);
-    } else if (n >= 8 && n < 16) {
-        std::memcpy(p, s, 8);
-        std::memcpy(p + n - 8, s + n - 8, 8);
-    } else if (n >= 4 && n < 8) {
-        std::memcpy(p, s, 4);
-        std::memcpy(p + n - 4, s + n - 4, 4);
-    } else if (n != 0) {
-        std::memcpy(p, s, n);
-    }
 }
 
 inline std::uint8_t* put_packed(std::int64_t v, std::uint8_t* p) {
@@ -107,7 +91,7 @@ const model::SpanItem* Encoder::Impl::write_spans(const model::SpanRun& run,
         p[6] = static_cast<std::uint8_t>(size);
         p[7] = static_cast<std::uint8_t>(size >> 8);
         p += kStringFixed;
-        copy_text(p, texts + i.text_offset, size);
+        wire::copy_short(p, texts + i.text_offset, size);
         p += size;
     }
     f.last_ts = last;

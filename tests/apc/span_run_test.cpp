@@ -104,6 +104,34 @@ TEST(SpanRun, EncodesOnlyThePendingItems) {
     EXPECT_EQ(std::get<model::StringAnnotation>(first.body).text, "kept");
 }
 
+// The texts grow past what was reserved without losing any, and a copied run (an event copied
+// by value) owns texts equal to the original's, while a moved-from one is left empty.
+TEST(SpanRun, TextsGrowCopyAndMove) {
+    model::SpanRun run;
+    run.texts.reserve(8);
+    std::string expected;
+    for (int i = 0; i < 500; ++i) {
+        const std::string text(static_cast<std::size_t>(i % 41), static_cast<char>('a' + i % 26));
+        run.add(i, 0, 1, 1, text);
+        expected += text;
+    }
+    EXPECT_EQ(run.texts.view(), expected);
+    EXPECT_EQ(run.text(run.items[40]), std::string(40, static_cast<char>('a' + 40 % 26)));
+    model::SpanRun copy = run;
+    EXPECT_EQ(copy.texts.view(), expected);
+    EXPECT_NE(copy.texts.data(), run.texts.data());
+    copy = copy;  // self-assignment keeps the texts
+    EXPECT_EQ(copy.texts.view(), expected);
+    model::SpanRun moved = std::move(run);
+    EXPECT_EQ(moved.texts.view(), expected);
+    EXPECT_TRUE(run.texts.empty());  // NOLINT(bugprone-use-after-move): the state is specified
+    run.add(1, 0, 1, 1, "again");
+    EXPECT_EQ(run.texts.view(), "again");
+    const Encoded a = encode({model::Event(copy)}, 4096);
+    const Encoded b = encode({model::Event(moved)}, 4096);
+    EXPECT_EQ(a.frames, b.frames);
+}
+
 TEST(SpanRun, AnEmptyRunWritesNothing) {
     const Encoded a = encode({model::Event(model::SpanRun{})}, 4096);
     const Encoded none = encode({}, 4096);

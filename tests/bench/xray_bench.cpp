@@ -3,24 +3,15 @@
 // (header, index, every buffer tokenized, verified and expanded, threads merged in time order), the
 // reader plus the mapping to model events (spans, counters), and that driven by the capture
 // engine (merging, APC encoding) as `apcgate convert` drives it, short of writing the file;
-// then `convert` whole, into a real .apc
-// directory (ApcDirectory, the sink `convert` uses); and, for the floor any design of the middle
-// meets, the writing alone: the same frames, encoded beforehand, through the same sink. Bytes
-// processed are input bytes in every one, so the rates read as MB/s of log and the parts compare
-// directly. The source may decode on a thread of its own, so its benchmarks measure the whole
-// process's CPU time (kernel time included: the writing is mostly that) and report rates per second
-// of wall time (the CPU column says what all threads spent).
-//
-// The synthesized log looks like the runtime's: 4 threads, 64 KiB buffers of NewBuffer,
-// WallClockTime, Pid, NewCPUId and then function records of a call tree 6 deep (one call in 16
-// logging an argument), a custom event every 512 calls, interleaved in the file as the buffer
-// queue hands them out.
+// then `convert` whole, into a real .apc directory (ApcDirectory, the sink `convert` uses); and
+// the writing alone: the same frames, encoded beforehand, through the same sink
+// (xray_floor_bench.cpp has the floor under all of it). Bytes processed are input bytes in every
+// one, so the rates read as MB/s of log and the parts compare directly. The source may decode on a
+// thread of its own, so its benchmarks measure the whole process's CPU time (kernel time included:
+// the writing is mostly that) and report rates per second of wall time (the CPU column says what
+// all threads spent). The log: xray_bench_log.hpp.
 #include <benchmark/benchmark.h>
-#include <unistd.h>
 
-#include <cstdlib>
-#include <filesystem>
-#include <fstream>
 #include <memory>
 #include <string>
 #include <vector>
@@ -29,128 +20,14 @@
 #include "collectors/xray/xray_source.hpp"
 #include "daemon/apc_directory.hpp"
 #include "daemon/capture_engine.hpp"
+#include "tests/bench/xray_bench_log.hpp"
 
 namespace apcgate::collectors::xray {
 namespace {
 
-constexpr std::size_t kLogBytes = 64u << 20;
-constexpr std::size_t kBufferBytes = 64u << 10;
-constexpr int kThreads = 4;
-
-class LogWriter {
-  public:
-    void u8(std::uint8_t v) { out.push_back(v); }
-    void u16(std::uint16_t v) { put(v, 2); }
-    void u32(std::uint32_t v) { put(v, 4); }
-    void u64(std::uint64_t v) { put(v, 8); }
-    void meta(std::uint8_t kind) { u8(static_cast<std::uint8_t>((kind << 1) | 1U)); }
-    void pad_to(std::size_t start) { out.resize(start + 16, 0); }
-    void function(std::uint8_t action, std::uint32_t id, std::uint32_t delta) {
-        u32((id << 4) | (static_cast<std::uint32_t>(action) << 1));
-        u32(delta);
-    }
-    std::vector<std::uint8_t> out;
-
-  private:
-    void put(std::uint64_t v, int n) {
-        for (int i = 0; i < n; ++i) out.push_back(static_cast<std::uint8_t>(v >> (8 * i)));
-    }
-};
-
-// One thread's buffer: the preamble, then calls until the buffer is nearly full.
-void write_buffer(LogWriter& w, int thread, std::uint64_t& tsc, std::uint32_t& calls) {
-    const std::size_t extents_at = w.out.size();
-    w.meta(7);
-    w.u64(0);
-    w.pad_to(extents_at);
-    const std::size_t start = w.out.size();
-    std::size_t at = w.out.size();
-    w.meta(0), w.u32(static_cast<std::uint32_t>(1000 + thread)), w.pad_to(at);
-    at = w.out.size();
-    w.meta(4), w.u64(tsc / 1'000'000'000), w.u32(0), w.pad_to(at);
-    at = w.out.size();
-    w.meta(9), w.u32(999), w.pad_to(at);
-    at = w.out.size();
-    w.meta(2), w.u16(static_cast<std::uint16_t>(thread)), w.u64(tsc), w.pad_to(at);
-    while (w.out.size() - start + 6 * (16 + 8 + 24) + 64 < kBufferBytes) {
-        // A call tree 6 deep, as recursion makes: enter 1..6 then exit 6..1.
-        for (std::uint32_t d = 1; d <= 6; ++d) {
-            ++calls;
-            if (calls % 16 == 0) {
-                w.function(3, d, 40);
-                at = w.out.size();
-                w.meta(6), w.u64(calls), w.pad_to(at);
-            } else {
-                w.function(0, d, 40);
-            }
-        }
-        for (std::uint32_t d = 6; d >= 1; --d) w.function(1, d, 55);
-        tsc += 6 * 40 + 6 * 55;
-        if (calls % 512 < 6) {
-            at = w.out.size();
-            w.meta(5), w.u32(12), w.u32(3), w.pad_to(at);
-            const std::string text = "custom event";
-            w.out.insert(w.out.end(), text.begin(), text.end());
-            tsc += 3;
-        }
-    }
-    const std::uint64_t size = w.out.size() - start;
-    for (int i = 0; i < 8; ++i)
-        w.out[extents_at + 1 + static_cast<std::size_t>(i)] =
-            static_cast<std::uint8_t>(size >> (8 * i));
-}
-
-std::vector<std::uint8_t> synthesize() {
-    LogWriter w;
-    w.u16(5), w.u16(1), w.u32(3), w.u64(3'000'000'000ULL), w.u64(kBufferBytes), w.u64(0);
-    std::uint64_t tsc[kThreads];
-    std::uint32_t calls[kThreads] = {};
-    for (int t = 0; t < kThreads; ++t)
-        tsc[t] = 1'000'000'000'000ULL + static_cast<std::uint64_t>(t) * 777;
-    while (w.out.size() < kLogBytes) {
-        for (int t = 0; t < kThreads; ++t) write_buffer(w, t, tsc[t], calls[t]);
-    }
-    return w.out;
-}
-
-struct BenchLog {
-    BenchLog() = default;
-    BenchLog(const BenchLog&) = delete;
-    BenchLog& operator=(const BenchLog&) = delete;
-    // The synthesized log is removed with the static that holds it, at exit (an atexit handler
-    // registered while the static is being made would run after its destruction).
-    ~BenchLog() {
-        std::error_code ec;
-        if (made) std::filesystem::remove(path, ec);
-    }
-    std::vector<std::uint8_t> bytes;
-    std::filesystem::path path;
-    std::filesystem::path binary;  // XRAY_BENCH_BINARY: the real log's executable, for names
-    bool made = false;             // path is our temporary file
-};
-
-const BenchLog& bench_log() {
-    static BenchLog log;
-    static const bool loaded = [] {
-        if (const char* real = std::getenv("XRAY_BENCH_LOG")) {
-            log.path = real;
-            if (const char* binary = std::getenv("XRAY_BENCH_BINARY")) log.binary = binary;
-            std::ifstream in(log.path, std::ios::binary);
-            log.bytes.assign(std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>());
-            return true;
-        }
-        log.bytes = synthesize();
-        log.path = std::filesystem::temp_directory_path() /
-                   ("apcgate-xray-bench-" + std::to_string(::getpid()) + ".xray");
-        log.made = true;
-        std::ofstream out(log.path, std::ios::binary | std::ios::trunc);
-        out.write(reinterpret_cast<const char*>(log.bytes.data()),
-                  static_cast<std::streamsize>(log.bytes.size()));
-        return true;
-    }();
-    (void)loaded;
-    return log;
-}
+using xray_bench::bench_log;
+using xray_bench::BenchLog;
+using xray_bench::into_fresh_capture;
 
 void BM_XrayReader(benchmark::State& state) {
     const BenchLog& log = bench_log();
@@ -198,24 +75,6 @@ class KeepingSink : public daemon::CaptureSink {
     [[nodiscard]] std::uint64_t bytes_written() const override { return bytes; }
     std::vector<std::vector<std::uint8_t>> frames;
     std::uint64_t bytes = 0;
-};
-
-// A fresh .apc directory per iteration, as a user's conversion writes (a directory that holds
-// an old capture costs more: its page cache is freed); removed afterwards.
-class ScratchCapture {
-  public:
-    ScratchCapture()
-        : dir_(std::filesystem::temp_directory_path() /
-               ("apcgate-xray-bench-" + std::to_string(::getpid()) + ".apc")) {
-        std::filesystem::remove_all(dir_);
-    }
-    ~ScratchCapture() { std::filesystem::remove_all(dir_); }
-    ScratchCapture(const ScratchCapture&) = delete;
-    ScratchCapture& operator=(const ScratchCapture&) = delete;
-    [[nodiscard]] const std::filesystem::path& dir() const { return dir_; }
-
-  private:
-    std::filesystem::path dir_;
 };
 
 // The source opened and started as `convert` does it; null (the benchmark skipped) on failure.
@@ -307,29 +166,6 @@ BENCHMARK(BM_XrayToApcFrames)
     ->Unit(benchmark::kMillisecond)
     ->MeasureProcessCPUTime()
     ->UseRealTime();
-
-// One iteration's writing into a fresh .apc directory, made and removed outside the timing
-// (removing frees the last one's page cache); false when the directory failed.
-template <typename Write>
-bool into_fresh_capture(benchmark::State& state, Write write) {
-    state.PauseTiming();
-    auto scratch = std::make_unique<ScratchCapture>();
-    state.ResumeTiming();
-    // As `convert` makes it.
-    auto dir = daemon::ApcDirectory::create(scratch->dir(), false, daemon::Durability::Cached);
-    if (!dir) {
-        state.SkipWithError(dir.error().to_string().c_str());
-        return false;
-    }
-    write(**dir);
-    state.PauseTiming();
-    const bool ok = static_cast<bool>((*dir)->status());
-    if (!ok) state.SkipWithError((*dir)->status().error().to_string().c_str());
-    dir->reset();
-    scratch.reset();
-    state.ResumeTiming();
-    return ok;
-}
 
 // `apcgate convert` but for the XML documents: into a fresh .apc directory, left to the
 // kernel's writeback as convert leaves it.

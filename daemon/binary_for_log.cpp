@@ -1,6 +1,7 @@
 #include "daemon/binary_for_log.hpp"
 
 #include <cctype>
+#include <string_view>
 
 namespace apcgate::daemon {
 
@@ -25,11 +26,28 @@ bool ends_with_program(const std::string& stem, const std::string& program) {
     return std::isalnum(static_cast<unsigned char>(stem[stem.size() - program.size() - 1])) == 0;
 }
 
+// What a log converted without any --binary looks like, and how to name its calls: the program
+// is the end of the log's name, all of what follows the runtime's default base "xray-log.".
+std::string without_binary(const std::string& stem) {
+    constexpr std::string_view kDefaultBase = "xray-log.";
+    const std::string program =
+        stem.size() > kDefaultBase.size() && stem.rfind(kDefaultBase, 0) == 0
+            ? stem.substr(kDefaultBase.size())
+            : std::string();
+    return "no --binary: calls are named fn#ID (a log holds function ids only); " +
+           (program.empty()
+                ? "--binary with the executable that wrote it names them (the runtime names a "
+                  "log <base><program>.XXXXXX; this one's is " +
+                      stem + ")"
+                : "--binary PATH/" + program + ", the executable that wrote it, names them");
+}
+
 }  // namespace
 
 BinaryChoice binary_for_log(const std::filesystem::path& log,
                             const std::vector<std::filesystem::path>& binaries) {
-    if (binaries.empty()) return {};
+    if (binaries.empty())
+        return {std::nullopt, without_binary(without_random_suffix(log.filename().string()))};
     if (binaries.size() == 1) return {binaries.front(), {}};
     const std::string stem = without_random_suffix(log.filename().string());
     std::optional<std::filesystem::path> best;

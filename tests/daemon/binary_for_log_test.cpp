@@ -13,9 +13,21 @@ std::string chosen(const std::string& log, const Paths& binaries) {
     return c.binary ? c.binary->string() : "none: " + c.note;
 }
 
-TEST(BinaryForLog, NoneGivenNoneChosenAndOneNamesEveryLog) {
-    EXPECT_EQ(chosen("xray-log.srv.aB3dE9", {}), "none: ");
+TEST(BinaryForLog, OneNamesEveryLog) {
     EXPECT_EQ(chosen("anything.xray", {"/opt/srv"}), "/opt/srv");
+    EXPECT_EQ(chosen("xray-log.worker.aB3dE9", {"/opt/srv"}), "/opt/srv");
+}
+
+// Without --binary the calls are fn#ID: the note says so and which binary would name them (the
+// program, when the log has the runtime's default base; else how the runtime names logs).
+TEST(BinaryForLog, NoneGivenSaysHowToNameTheCalls) {
+    EXPECT_EQ(chosen("/tmp/xray-log.srv.aB3dE9", {}),
+              "none: no --binary: calls are named fn#ID (a log holds function ids only); "
+              "--binary PATH/srv, the executable that wrote it, names them");
+    const std::string other = chosen("/tmp/run1-srv.aB3dE9", {});
+    EXPECT_NE(other.find("calls are named fn#ID"), std::string::npos) << other;
+    EXPECT_NE(other.find("<base><program>.XXXXXX; this one's is run1-srv)"), std::string::npos)
+        << other;
 }
 
 TEST(BinaryForLog, TheProgramInTheLogsNameChoosesWhateverTheBase) {

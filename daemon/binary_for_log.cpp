@@ -46,10 +46,9 @@ std::string without_binary(const std::string& stem) {
 
 BinaryChoice binary_for_log(const std::filesystem::path& log,
                             const std::vector<std::filesystem::path>& binaries) {
-    if (binaries.empty())
-        return {std::nullopt, without_binary(without_random_suffix(log.filename().string()))};
     if (binaries.size() == 1) return {binaries.front(), {}};
     const std::string stem = without_random_suffix(log.filename().string());
+    if (binaries.empty()) return {std::nullopt, without_binary(stem)};
     std::optional<std::filesystem::path> best;
     for (const auto& b : binaries) {
         const std::string program = b.filename().string();

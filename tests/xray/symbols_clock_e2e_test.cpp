@@ -168,15 +168,16 @@ TEST(XrayConvert, LogsOfOneRunAtDifferentMeasuredRatesLineUpOnClockMonotonic) {
                      "-o", out.string(), "--json"});
     ASSERT_EQ(rc, 0) << output;
     const auto report = json_of(output);
-    // Besides the note that no --binary names the calls, which both have.
-    const auto rate_notes = [&report](int input) {
-        int n = 0;
-        for (const auto& note : report["inputs"][input]["notes"])
-            n += note.get<std::string>().find("cycle frequency") != std::string::npos ? 1 : 0;
-        return n;
-    };
-    EXPECT_EQ(rate_notes(0), 1) << report;  // A: measured
-    EXPECT_EQ(rate_notes(1), 0) << report;  // B: too short to tell
+    // Both are converted without --binary (their first note says so); A's rate is measured
+    // (a second note), B's run is too short to tell (none).
+    const auto& a_notes = report["inputs"][0]["notes"];
+    const auto& b_notes = report["inputs"][1]["notes"];
+    ASSERT_EQ(a_notes.size(), 2U) << report;
+    ASSERT_EQ(b_notes.size(), 1U) << report;
+    for (const auto* notes : {&a_notes, &b_notes})
+        EXPECT_EQ((*notes)[0].get<std::string>().rfind("no --binary: calls are named fn#ID", 0), 0U)
+            << report;
+    EXPECT_NE(a_notes[1].get<std::string>().find("cycle frequency"), std::string::npos) << report;
     std::map<std::int32_t, model::Nanos> first;
     for (const auto& ev : read_capture(out.string()).events)
         if (const auto* an = std::get_if<model::Annotation>(&ev)) first.emplace(an->tid, an->ts);

@@ -1,4 +1,4 @@
-// babeltrace's own test corpus (shared/testdata/ctf): every succeed/ trace converts with the
+// babeltrace's own test corpus (tests/data/ctf): every succeed/ trace converts with the
 // same events per name as babeltrace2 prints for it; every fail/ trace is rejected with an error
 // that names the trace and says what libbabeltrace2 found, keeping the events decoded before.
 #include <gtest/gtest.h>
@@ -15,10 +15,14 @@ namespace fs = std::filesystem;
 // Normalised: libbabeltrace2 names files by their normalised paths.
 const fs::path kCorpus = fs::weakly_canonical(fs::path(APCGATE_TESTDATA_DIR) / "ctf");
 
+// Listed while the test program starts (gtest's parameter generators run then), so a missing
+// folder must not throw: it lists nothing, and CorpusIsPresent fails instead.
 std::vector<std::string> corpus(const char* part) {
     std::vector<std::string> names;
-    for (const auto& e : fs::directory_iterator(kCorpus / part))
-        names.push_back(e.path().filename().string());
+    std::error_code ec;
+    for (auto it = fs::directory_iterator(kCorpus / part, ec); !ec && it != fs::directory_iterator();
+         it.increment(ec))
+        names.push_back(it->path().filename().string());
     std::sort(names.begin(), names.end());
     return names;
 }
@@ -100,6 +104,12 @@ TEST_P(Fail, RejectedWithAClearErrorKeepingEarlierEvents) {
 }
 
 INSTANTIATE_TEST_SUITE_P(Corpus, Fail, testing::ValuesIn(corpus("fail")), safe_name);
+
+// The corpus ships with the repository (tests/data/ctf): both halves must be there and whole.
+TEST(CtfCorpus, IsPresent) {
+    EXPECT_EQ(corpus("succeed").size(), 8u) << kCorpus;
+    EXPECT_EQ(corpus("fail").size(), 11u) << kCorpus;
+}
 
 TEST(CtfCorpus, MetadataErrorsSayWhichLine) {
     auto run = run_ctf(kCorpus / "fail/metadata-syntax-error");

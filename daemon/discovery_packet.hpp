@@ -27,7 +27,7 @@
 //   76      4     protocol_version  680 (the version our handshake answers)
 //   80      4     active_conns      0
 //
-// Spec: /work/shared/notes/gatord-behaviour.md "Around the protocol"; the layout is the one of
+// Spec: docs/protocol/gatord-behaviour.md "Around the protocol"; the layout is the one of
 // gator's daemon/capture/internal/UdpListener.h.
 #pragma once
 

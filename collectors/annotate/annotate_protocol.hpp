@@ -1,5 +1,5 @@
 // Constants of the Streamline annotation protocol as Arm's streamline_annotate library speaks it
-// (../shared/notes/annotation-protocol.md; the library's annotate/streamline_annotate.c is the
+// (docs/protocol/annotation-protocol.md; the library's annotate/streamline_annotate.c is the
 // authority), and the limits apcgate puts on it. Shared by the tokenizer, the message parser and
 // the listeners.
 #pragma once

@@ -2,7 +2,7 @@
 // what each application sent. The bytes Streamline receives are the connection's own; nothing
 // here is re-encoded.
 //
-// Payload layouts, by code (../shared/notes/annotation-protocol.md, "Data stream"; authority:
+// Payload layouts, by code (docs/protocol/annotation-protocol.md, "Data stream"; authority:
 // Arm's annotate/streamline_annotate.c, the gator_annotate_* and gator_cam_* writers):
 //   p32/p64  signed LEB128 (<= 5 / 10 bytes); uint32 arguments >= 2^31 arrive negative
 //   colour   4 bytes: bits 8-15, 16-23, 24-31, then 0-7 of the uint32 (ESC|R<<8|G<<16|B<<24)

@@ -2,7 +2,7 @@
 // (the library flushes a ring buffer, so reads split records anywhere) and records come out as
 // soon as they are whole. No I/O, no parsing of payloads (message_parser does that).
 //
-// Record grammar (../shared/notes/annotation-protocol.md, "Data stream"; authority: Arm's
+// Record grammar (docs/protocol/annotation-protocol.md, "Data stream"; authority: Arm's
 // annotate/streamline_annotate.c, gator_connect and gator_msg_begin/end):
 //   stream    := handshake message*          (it may end anywhere: truncation is normal)
 //   handshake := "ANNOTATE " version '\n' tid:u32le pid:u32le dont_mangle_keys:u8

@@ -1,5 +1,5 @@
-// Constants of the Fuchsia trace format (shared/specs/fuchsia-trace-format.md) and the one helper
-// that takes a bit field out of a 64-bit word. Field positions are written [lo .. hi] inclusive,
+// Constants of the Fuchsia trace format (fuchsia.dev, "Fuchsia trace format") and the one
+// helper that takes a bit field out of a 64-bit word. Field positions are written [lo .. hi] inclusive,
 // as the spec writes them, so a reader can be checked against the spec line by line.
 //
 // Record header word (spec "Record header"):

@@ -1,7 +1,7 @@
 // The clock every live capture's timeline is measured on: CLOCK_MONOTONIC_RAW.
 //
 // Why RAW and not CLOCK_MONOTONIC: applications built with Arm's annotation library stamp each
-// message with CLOCK_MONOTONIC_RAW (../shared/notes/annotation-protocol.md, "time"), and
+// message with CLOCK_MONOTONIC_RAW (docs/protocol/annotation-protocol.md, "time"), and
 // Streamline places those External-frame messages against the Summary frame's monotonic delta.
 // gatord uses the same clock for its perf events, so perf records (opened with use_clockid),
 // the live driver's timers and the Summary must all read this one clock or annotations drift

@@ -1,4 +1,4 @@
-// An annotation client written for these tests from ../shared/notes/annotation-protocol.md (not
+// An annotation client written for these tests from docs/protocol/annotation-protocol.md (not
 // from Arm's library): it builds every message kind byte for byte as the library sends it and
 // connects the way the library does (abstract Unix sockets or loopback TCP; parent first, data
 // per thread), with control over how the bytes are cut into writes.

@@ -1,6 +1,6 @@
 // A small FXT writer for the tests and the benchmark: builds archives record by record, with
 // the bit layout of each header spelled out next to the code that packs it (spec:
-// shared/specs/fuchsia-trace-format.md). It writes what the spec says and nothing checks its
+// fuchsia.dev, "Fuchsia trace format"). It writes what the spec says and nothing checks its
 // arguments, so tests can also build malformed records on purpose (raw_word, raw_header).
 // Words go out little-endian, or big-endian for archives of that byte order; streams are bytes.
 #pragma once

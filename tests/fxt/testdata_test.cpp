@@ -1,4 +1,4 @@
-// The real archives in shared/testdata/fxt (see its README): every one converts, and the
+// The real archives in tests/data/fxt (see tests/data/README.md): every one converts, and the
 // records read per kind are what their writers wrote. The fxt-cpp counts follow its test
 // program (TestGeneralWrite: 2 process and 4 thread names, 7 duration begins and 7 ends, 2
 // instants, 2 async begin/instant/end, 2 completes, one flow begin/step/end, 3 counters, a blob,

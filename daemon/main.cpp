@@ -6,6 +6,7 @@
 
 #include "collectors/ctf/child_process.hpp"
 #include "collectors/ctf/ctf_worker.hpp"
+#include "daemon/build_commit.hpp"
 #include "daemon/cli.hpp"
 #include "daemon/exit_codes.hpp"
 #include "daemon/logging.hpp"
@@ -71,7 +72,8 @@ int main(int argc, char** argv) {
                                                     apcgate::collectors::ctf::kWorkerOutputFd);
     CLI::App app{"apcgate: a Gator-protocol capture daemon for Arm Streamline", "apcgate"};
     app.footer(kExitCodesHelp);
-    app.set_version_flag("--version", std::string("apcgate ") + APCGATE_VERSION);
+    app.set_version_flag("--version", std::string("apcgate ") + APCGATE_VERSION + " (commit " +
+                                          apcgate::build_commit() + ")");
     app.require_subcommand(0, 1);
 
     ServeOptions serve;

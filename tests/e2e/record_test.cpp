@@ -3,6 +3,8 @@
 #include <gtest/gtest.h>
 
 #include <csignal>
+#include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
 #include <thread>
@@ -140,6 +142,21 @@ TEST(Cli, HelpVersionAndUsageErrors) {
     auto [rc, text] = run_apcgate({"--version"});
     EXPECT_EQ(rc, 0);
     EXPECT_NE(text.find("apcgate "), std::string::npos);
+    // The commit it was built from: git's when the source is a checkout (the build ran in it).
+    EXPECT_NE(text.find(" (commit "), std::string::npos) << text;
+    const std::string git = std::string("git -C ") + APCGATE_SOURCE_DIR + " rev-parse --short=12 HEAD";
+    if (FILE* p = std::filesystem::exists(std::string(APCGATE_SOURCE_DIR) + "/.git")
+                      ? popen(git.c_str(), "r")
+                      : nullptr) {
+        char head[64] = {};
+        const bool got = std::fgets(head, sizeof head, p) != nullptr;
+        pclose(p);
+        if (got) {
+            std::string commit(head);
+            commit.erase(commit.find_last_not_of("\n") + 1);
+            EXPECT_NE(text.find("(commit " + commit), std::string::npos) << text;
+        }
+    }
     for (const char* sub : {"serve", "record", "inspect", "convert"}) {
         auto [hrc, help] = run_apcgate({sub, "--help"});
         EXPECT_EQ(hrc, 0) << sub;

@@ -11,10 +11,9 @@ function(apcgate_library name dir)
   target_link_libraries(${name} PUBLIC ${ARGN} PRIVATE apcgate_warnings)
 endfunction()
 
-# apcgate_hot_path(NAME): a library a conversion spends its time in is built with -O3 in the
-# optimised builds. RelWithDebInfo's -O2 leaves a few per cent there (XRay's decoding and
-# mapping and the APC encoder, the XRay benchmark log on one core: 0.24 -> 0.23 s); the rest
-# keeps -O2.
+# apcgate_hot_path(NAME): a library a conversion spends its time in (XRay's decoding and
+# mapping, the APC encoder) is built with -O3 in the optimised builds: RelWithDebInfo's -O2 leaves
+# a few per cent in their loops (docs/performance.md). The rest keeps -O2.
 function(apcgate_hot_path name)
   target_compile_options(${name} PRIVATE $<$<CONFIG:RelWithDebInfo>:-O3>)
 endfunction()

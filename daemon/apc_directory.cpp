@@ -78,8 +78,8 @@ ApcDirectory::~ApcDirectory() {
 }
 
 // Without it ext4 reserves and maps a block for every page written (delayed allocation); with
-// the blocks already allocated, each page only takes one: writing a 176 MB capture costs about
-// a quarter less CPU (48 -> 35 ms on one core here). KEEP_SIZE: the file's size, and what a
+// the blocks already allocated, each page only takes one, which is a visible share of the CPU a
+// conversion spends writing (docs/performance.md). KEEP_SIZE: the file's size, and what a
 // reader of a capture still being written sees, stay those of the frames written. Filesystems
 // without fallocate, or a full disk, just go on without reserving (a full disk shows at write).
 void ApcDirectory::reserve(std::uint64_t upto) {

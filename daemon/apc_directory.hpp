@@ -8,16 +8,16 @@
 //
 // Why the data file is handled so: a converter writes hundreds of MB at once, and two kernel
 // costs then rival the conversion itself. Truncating an old capture's data file frees its page
-// cache (tens of ms), so the old file is moved aside and deleted on a thread of its own while
-// the new one is written. A Synced capture (a recording: what it saw happens once) ends with
-// fsync(), which waits for the whole file to reach the disk, so its writeback is started every
-// few MiB and runs while the capture goes on. A Cached one (a conversion: its input is still
-// there) is left to the kernel's writeback, as cp or llvm-xray leave theirs: fsync and the
-// early writeback cost a conversion about a tenth of its time. Either way the data file's disk
-// space is reserved a few MiB ahead of its end, which spares the filesystem's per-page block
-// reservation (reserve()), and what is left past the end is given back at the finish (a
-// recorder killed with SIGKILL leaves up to 8 MiB of it allocated past the file's end,
-// until the file is replaced or deleted).
+// cache, which takes a while for a large file, so the old file is moved aside and deleted on a
+// thread of its own while the new one is written. A Synced capture (a recording: what it saw
+// happens once) ends with fsync(), which waits for the whole file to reach the disk, so its
+// writeback is started every few MiB and runs while the capture goes on. A Cached one (a
+// conversion: its input is still there) is left to the kernel's writeback, as cp or llvm-xray
+// leave theirs: fsync and the early writeback would make a conversion wait for the disk
+// (docs/performance.md). Either way the data file's disk space is reserved a few MiB ahead of
+// its end, which spares the filesystem's per-page block reservation (reserve()), and what is
+// left past the end is given back at the finish (a recorder killed with SIGKILL leaves up to
+// 8 MiB of it allocated past the file's end, until the file is replaced or deleted).
 #pragma once
 
 #include <filesystem>

@@ -1,4 +1,5 @@
-// Process exit codes, the same for every subcommand (documented in the README and --help).
+// Process exit codes, the same for every subcommand (documented in --help, apcgate(1) and the
+// README; tests/man checks that apcgate(1) lists each one).
 #pragma once
 
 namespace apcgate::daemon {

@@ -46,8 +46,8 @@ class SpanMapper {
     // arguments, or the exit of the call on top, on a thread already named at a depth whose
     // channel is known. False, and nothing done, for anything else (event() maps every event;
     // the caller tries this first). Forced inline into the caller's loop: out of line, event()'s
-    // call with its seven arguments cost about as much as this mapping (BM_XrayToModelEvents on
-    // one core: 180 -> 158 ms).
+    // call with its seven arguments costs about as much as this mapping itself, on the path
+    // nearly every event takes (docs/performance.md).
     [[gnu::always_inline]] bool common_call(model::Nanos ts, std::uint32_t thread, std::int32_t tid,
                                             const CallEvent& e, std::vector<model::Event>& out) {
         if (thread >= threads_.size()) return false;

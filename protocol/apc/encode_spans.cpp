@@ -30,9 +30,10 @@ constexpr std::size_t kStringFixed = 2 + 4 + 2;
 // Bytes an item may take at most besides its text.
 constexpr std::size_t kMaxItem = kMaxHeader + kStringFixed;
 
-// encode_packed64 for a value known to be >= 0: the same bytes, fewer branches. (Spreading the
-// 7-bit groups over one 64-bit word and storing it at once was measured slower: most values
-// here take one or two bytes.)
+// encode_packed64 for a value known to be >= 0: the same bytes, fewer branches. A plain byte
+// loop rather than spreading the 7-bit groups over one 64-bit word and storing it at once: most
+// values here take one or two bytes, so the loop ends at once and the wide store only adds work
+// (docs/performance.md).
 inline std::uint8_t* put_unsigned(std::uint64_t v, std::uint8_t* p) {
     while (v >= 64) {
         *p++ = static_cast<std::uint8_t>((v & 0x7f) | 0x80);

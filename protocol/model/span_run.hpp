@@ -24,8 +24,8 @@ namespace apcgate::model {
 
 // A run's texts, back to back. Not a std::string: appending a function name is what a converter
 // does for every call it maps, and std::string::append is an out-of-line call with a library
-// memcpy behind it; here the copy is inline and the buffer grows without being zeroed (on the
-// 64.7 MB XRay log, SpanRun::add as a whole is 15 ms of the mapping; this took 6 ms off it).
+// memcpy behind it; here the copy is inline and the buffer grows without being zeroed, which
+// is a sizeable part of what SpanRun::add costs (docs/performance.md).
 class SpanTexts {
   public:
     SpanTexts() = default;

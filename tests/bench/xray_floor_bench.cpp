@@ -1,4 +1,4 @@
-// The floor under any conversion of the XRay bench log on this machine (README, XRay speed): one
+// The floor under any conversion of the XRay bench log on this machine (docs/performance.md): one
 // loop that does only what `convert` cannot skip for the log's function records — decode each
 // thread's buffers, merge the threads in time order, keep each thread's call depth, write every
 // call's two Annotate messages (the bytes `convert` writes for them: core, tid, time, size, then

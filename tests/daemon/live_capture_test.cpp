@@ -92,7 +92,7 @@ TEST(LiveCapture, RecordedSourcesAreReadAsFastAsTheFramesAreTaken) {
     Harness h(400);
     h.sink.stalls = false;
     // A client that takes every frame at once: the whole input goes without waiting for any
-    // live-rate tick (before, one poll per 100 ms tick: 40 s for this input).
+    // live-rate tick (polling a recorded input once per tick would take 400 ticks here).
     while (h.ended.empty()) {
         h.run_ready();
         h.sink.drain();

@@ -296,8 +296,8 @@ TEST_F(XrayServeRewritten, ALogRewrittenBetweenCapturesStartsAtItsCapturesStart)
 // unread (64 MiB): a client that reads nothing for a while, then everything, gets the whole
 // capture, equal to what `convert` makes of the log. The daemon reads the log only as fast as
 // the client takes the frames; producing it all meanwhile would have cost the client its
-// connection and the daemon the memory. (Under ASan, 20 times slower, a sixth of the log: the
-// pausing and resuming paths are the same.)
+// connection and the daemon the memory. (Under ASan, which makes it many times slower, a sixth
+// of the log: the pausing and resuming paths are the same.)
 #if defined(__SANITIZE_ADDRESS__)
 constexpr int kLargeIterations = 3000;
 #else

@@ -1,5 +1,5 @@
-// Which collectors a target has. Today: /proc and /sys. The perf, annotation and ingest sources
-// are added here as they arrive, each declaring its counters into the one catalog.
+// The live collectors of this target: /proc and /sys, application annotations (unless
+// --no-annotate) and perf; each declares its counters into the one catalog.
 #include <spdlog/spdlog.h>
 #include <unistd.h>
 

@@ -64,10 +64,16 @@ PlannedCapture plan_capture(const Capabilities& caps, const CaptureContext& ctx,
     if (caps.activity()) p.activity_key = ctx.counters.key(kActivityCounter);
     p.lost_key = ctx.counters.key(kLostCounter);
     if (p.activity_key) {
-        // The tracepoint gives the wait state; the switch records are the fallback, and when
-        // following tasks they are what says a followed task starts running.
+        // The switch records say who runs when: system-wide, some kernels leave switches out of
+        // the tracepoint that the records have (switch_timeline.hpp); following tasks, they say
+        // when a followed task starts running. Their preempt flag tells a runnable task from a
+        // waiting one, so system-wide the tracepoint is kept for the rest of the wait state only
+        // (uninterruptible sleep: Io), and samples nothing else. Following tasks, its per-task
+        // samples give every switch-out's wait state.
         if (caps.sched_switch) s.sched_switch_id = caps.sched_switch->id;
-        s.context_switch = caps.switch_records && (follow || !caps.sched_switch);
+        s.context_switch = caps.switch_records;
+        if (!follow && s.context_switch && s.sched_switch_id)
+            s.sched_switch_filter = kUninterruptibleSwitchFilter;
     }
     if (caps.cpu_idle) s.cpu_idle_id = caps.cpu_idle->id;
 

@@ -22,8 +22,9 @@ model::CounterSpec activity_spec(int cores) {
     s.title = "CPU Activity";
     s.name = "Running";
     s.description =
-        "Which thread runs on each CPU, from the kernel's context switches (sched:sched_switch), "
-        "with why the previous one stopped; the chart shows the share of time a task ran";
+        "Which thread runs on each CPU, from the kernel's context switch records and "
+        "sched:sched_switch, with why the previous one stopped; the chart shows the share of "
+        "time a task ran";
     s.cls = model::CounterClass::Activity;
     s.display = model::Display::Average;
     // Values are hundredths of a percent of each counter period (running_share.hpp).

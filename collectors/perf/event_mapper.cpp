@@ -144,7 +144,7 @@ void EventMapper::on_switch(const SwitchEv& e, model::Nanos ts, std::vector<mode
     ++stats_.switches;
     std::int32_t tid = -1;
     if (e.next_tid > 0) {
-        if (Thread* t = thread(e.next_tid, -1, e.next_comm, ts, e.cpu, out)) {
+        if (Thread* t = thread(e.next_tid, e.next_pid, e.next_comm, ts, e.cpu, out)) {
             link(e.next_tid, *t, ts, e.cpu, out);
         }
         tid = e.next_tid;

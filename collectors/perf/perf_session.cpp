@@ -42,11 +42,12 @@ Result<std::unique_ptr<PerfSession>> PerfSession::open(const SessionPlan& plan,
 
     for (const int cpu : plan.cpus) {
         int owner = -1;
-        // Opens one event that writes records, mapping the ring or sending it to the owner's.
+        // Opens one event that writes records, mapping the ring or sending it to the owner's;
+        // its fd, or -1.
         const auto writer = [&](const perf_event_attr& attr, pid_t pid, EventRole role,
                                 const std::string& what) {
             const int fd = s->open_one(opener, attr, pid, cpu, -1, what, warnings);
-            if (fd < 0) return false;
+            if (fd < 0) return -1;
             if (owner < 0) {
                 // The locked-memory limit may not allow the size asked for: halve until it fits.
                 Result<PerfRing> ring = PerfRing::map(fd, plan.ring_bytes);
@@ -54,7 +55,7 @@ Result<std::unique_ptr<PerfSession>> PerfSession::open(const SessionPlan& plan,
                     ring = PerfRing::map(fd, b);
                 if (!ring) {
                     warnings.push_back("cpu " + std::to_string(cpu) + ": " + ring.error().message);
-                    return false;
+                    return -1;
                 }
                 owner = fd;
                 s->rings_.push_back(
@@ -62,27 +63,34 @@ Result<std::unique_ptr<PerfSession>> PerfSession::open(const SessionPlan& plan,
             } else if (::ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, owner) != 0) {
                 warnings.push_back(what + " on cpu " + std::to_string(cpu) +
                                    ": cannot share the ring: " + std::strerror(errno));
-                return false;
+                return -1;
             }
             std::uint64_t id = 0;
             if (::ioctl(fd, PERF_EVENT_IOC_ID, &id) != 0) {
                 warnings.push_back(what + ": PERF_EVENT_IOC_ID failed: " + std::strerror(errno));
-                return false;
+                return -1;
             }
             layouts.add(id, attr.sample_type);
             normalizer.set_role(id, role);
-            return true;
+            return fd;
         };
         for (const pid_t target : plan.targets) {
             // Without its side-band the target is gone (or has no ring): nothing else for it.
             // Wake the reader every quarter ring, at most every 512 KiB: small batches.
             const std::size_t wakeup = std::min<std::size_t>(plan.ring_bytes / 4, 512u << 10);
-            if (!writer(sideband_attr(ac, plan.context_switch, wakeup), target, EventRole::Sideband,
-                        "side-band"))
+            if (writer(sideband_attr(ac, plan.context_switch, wakeup), target, EventRole::Sideband,
+                       "side-band") < 0)
                 continue;
-            if (plan.sched_switch_id)
-                writer(tracepoint_attr(ac, *plan.sched_switch_id), target, EventRole::SchedSwitch,
-                       "sched:sched_switch");
+            if (plan.sched_switch_id) {
+                const int fd = writer(tracepoint_attr(ac, *plan.sched_switch_id), target,
+                                      EventRole::SchedSwitch, "sched:sched_switch");
+                // Unfiltered it still reports every switch right, at more cost per switch.
+                if (fd >= 0 && !plan.sched_switch_filter.empty() &&
+                    ::ioctl(fd, PERF_EVENT_IOC_SET_FILTER, plan.sched_switch_filter.c_str()) != 0)
+                    warnings.push_back("sched:sched_switch on cpu " + std::to_string(cpu) +
+                                       ": filter \"" + plan.sched_switch_filter + "\" not taken (" +
+                                       std::strerror(errno) + "): it samples every switch");
+            }
             if (plan.sample_hz > 0)
                 writer(clock_sampler_attr(ac, plan.sample_hz, plan.callchain), target,
                        EventRole::ClockSampler, "cpu-clock sampling");

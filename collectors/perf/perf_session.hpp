@@ -26,6 +26,7 @@ struct SessionPlan {
     bool enable_on_exec = false;
     bool context_switch = false;  // PERF_RECORD_SWITCH side-band
     std::optional<std::uint32_t> sched_switch_id;
+    std::string sched_switch_filter;           // a tracepoint filter for it ("": every switch)
     std::optional<std::uint32_t> cpu_idle_id;  // CPU-wide even when following
     int sample_hz = 0;                         // cpu-clock sampling (0: none)
     bool callchain = true;

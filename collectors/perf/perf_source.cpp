@@ -38,9 +38,14 @@ std::string summary_line(const SessionPlan& s, std::size_t fds, std::size_t foll
         "perf: " + std::to_string(fds) + " events on " + std::to_string(s.cpus.size()) + " CPUs, ";
     text += followed == 0 ? "system-wide" : "following " + std::to_string(followed) + " task(s)";
     text += "; switches from ";
-    text += s.sched_switch_id  ? "sched:sched_switch"
-            : s.context_switch ? "switch records"
-                               : "nothing";
+    if (s.context_switch && s.sched_switch_id)
+        text += s.sched_switch_filter.empty()
+                    ? "switch records and sched:sched_switch"
+                    : "switch records (sched:sched_switch for uninterruptible sleeps)";
+    else
+        text += s.sched_switch_id  ? "sched:sched_switch"
+                : s.context_switch ? "switch records"
+                                   : "nothing";
     text += "; sampling ";
     text += s.sample_hz > 0 ? std::to_string(s.sample_hz) + " Hz" : "off";
     if (s.sample_hz > 0 && s.callchain) text += " with call stacks";
@@ -181,6 +186,15 @@ void PerfSource::stop(model::Nanos now, std::vector<model::Event>& out) {
         log(LogLevel::Warn, "perf: the kernel dropped " + std::to_string(last_lost_) +
                                 " records in this capture (ring buffers full); see the " +
                                 std::string(kLostCounter) + " counter and the capture's log");
+    last_switch_stats_ = c.normalizer.switch_stats();
+    for (const StatisticSpec* spec : switch_stats::kAll) {
+        const std::uint64_t n = last_switch_stats_.count(*spec);
+        if (n == 0) continue;
+        const std::string line = std::string(spec->name) + " = " + std::to_string(n) + " (" +
+                                 std::string(spec->description) + ")";
+        log(spec->severity, "perf: " + line);
+        if (spec->severity != LogLevel::Debug) c.report.note(line);
+    }
     if (last_stats_.late > 0 || last_stats_.queue_full > 0)
         log(LogLevel::Info, "perf: " + std::to_string(last_stats_.late) + " late records, " +
                                 std::to_string(last_stats_.queue_full) + " drains deferred");

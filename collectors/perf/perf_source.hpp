@@ -20,6 +20,7 @@
 #include "collectors/perf/perf_fd.hpp"
 #include "collectors/perf/perf_reader.hpp"
 #include "collectors/perf/probe.hpp"
+#include "collectors/perf/switch_timeline.hpp"
 #include "collectors/source.hpp"
 
 namespace apcgate::collectors::perf {
@@ -63,6 +64,10 @@ class PerfSource final : public Source {
     }
     [[nodiscard]] const ReaderStats& last_reader_stats() const { return last_stats_; }
     [[nodiscard]] std::uint64_t last_lost() const { return last_lost_; }
+    // Where the last system-wide capture's switches came from, and what was repaired.
+    [[nodiscard]] const SwitchTimelineStats& last_switch_stats() const {
+        return last_switch_stats_;
+    }
     [[nodiscard]] std::size_t open_fds() const;
 
   private:
@@ -79,6 +84,7 @@ class PerfSource final : public Source {
     std::optional<ingest::IngestReport> last_report_;
     ReaderStats last_stats_;
     std::uint64_t last_lost_ = 0;
+    SwitchTimelineStats last_switch_stats_;
 };
 
 }  // namespace apcgate::collectors::perf

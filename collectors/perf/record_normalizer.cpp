@@ -63,25 +63,46 @@ void RecordNormalizer::add(PerfRecord record, std::uint64_t offset, std::string_
         record);
 }
 
+void RecordNormalizer::reconcile(std::string_view kind, SwitchSeen seen,
+                                 std::vector<TraceEvent>& out) {
+    auto sw = timeline_.add(std::move(seen));
+    if (!sw) return report_.skipped(kind);
+    out.emplace_back(std::move(*sw));
+    report_.mapped(kind);
+}
+
 void RecordNormalizer::switch_record(const SwitchRecord& s, std::vector<TraceEvent>& out) {
     const auto kind = s.cpu_wide ? kinds::kSwitchCpuWide : kinds::kSwitch;
     report_.read(kind);
+    // Runnable as it left (preempted, or yielded): waiting for the CPU.
     const model::WaitState wait =
         s.preempted ? model::WaitState::Contention : model::WaitState::Other;
     if (s.cpu_wide) {
-        // Each switch is reported twice (out of prev, into next); the "out" half names next.
-        if (!s.out || config_.follow) return report_.skipped(kind);
-        out.emplace_back(SwitchEv{s.sid.time, s.sid.cpu, s.next_prev_tid, {}, wait});
-    } else {
-        if (!config_.follow) return report_.skipped(kind);
-        if (!s.out)
-            out.emplace_back(
-                SwitchEv{s.sid.time, s.sid.cpu, s.sid.tid, {}, model::WaitState::Other});
-        else if (config_.switch_out_from_tracepoint)
-            return report_.skipped(kind);
-        else
-            out.emplace_back(SwitchEv{s.sid.time, s.sid.cpu, -1, {}, wait});
+        if (config_.follow) return report_.skipped(kind);
+        SwitchSeen seen;
+        seen.time = s.sid.time;
+        seen.cpu = s.sid.cpu;
+        if (s.out) {  // the task in sample_id leaves for next_prev
+            seen.report = SwitchReport::SwitchOut;
+            seen.prev_tid = s.sid.tid;
+            seen.next_tid = s.next_prev_tid;
+            seen.next_pid = s.next_prev_pid;
+            seen.wait = wait;
+        } else {  // the task in sample_id starts running after next_prev
+            seen.report = SwitchReport::SwitchIn;
+            seen.prev_tid = s.next_prev_tid;
+            seen.next_tid = s.sid.tid;
+            seen.next_pid = s.sid.pid;
+        }
+        return reconcile(kind, std::move(seen), out);
     }
+    if (!config_.follow) return report_.skipped(kind);
+    if (!s.out)
+        out.emplace_back(SwitchEv{s.sid.time, s.sid.cpu, s.sid.tid, {}, model::WaitState::Other});
+    else if (config_.switch_out_from_tracepoint)
+        return report_.skipped(kind);
+    else
+        out.emplace_back(SwitchEv{s.sid.time, s.sid.cpu, -1, {}, wait});
     report_.mapped(kind);
 }
 
@@ -96,11 +117,18 @@ void RecordNormalizer::sample(SampleRecord& s, std::uint64_t offset, std::string
             auto f = config_.sched_switch->decode(s.raw, offset, input);
             if (!f) return report_.bad_record(std::move(f).take_error());
             const model::WaitState wait = config_.sched_switch->wait_state(f->prev_state);
-            if (config_.follow)
-                out.emplace_back(SwitchEv{s.sid.time, s.sid.cpu, -1, {}, wait});
-            else
-                out.emplace_back(
-                    SwitchEv{s.sid.time, s.sid.cpu, f->next_tid, std::move(f->next_comm), wait});
+            if (!config_.follow) {
+                SwitchSeen seen;
+                seen.report = SwitchReport::Tracepoint;
+                seen.time = s.sid.time;
+                seen.cpu = s.sid.cpu;
+                seen.prev_tid = f->prev_tid;
+                seen.next_tid = f->next_tid;
+                seen.next_comm = std::move(f->next_comm);
+                seen.wait = wait;
+                return reconcile(kinds::kSchedSwitch, std::move(seen), out);
+            }
+            out.emplace_back(SwitchEv{s.sid.time, s.sid.cpu, -1, {}, wait});
             return report_.mapped(kinds::kSchedSwitch);
         }
         case EventRole::CpuIdle: {

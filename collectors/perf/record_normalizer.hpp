@@ -3,9 +3,9 @@
 // IngestReport (read / mapped / skipped / bad). Lost records are tallied per CPU for the reader
 // to publish. No I/O.
 //
-// Context switches come from one of three places, decided when the events are opened:
-//   - system-wide with tracefs: sched:sched_switch samples (prev_state gives the wait state);
-//   - system-wide without it: SWITCH_CPU_WIDE "out" records (wait state: preempted or not);
+// Context switches come from one of two places, decided when the events are opened:
+//   - system-wide: every report the kernel writes of each switch, sched:sched_switch samples
+//     and SWITCH_CPU_WIDE records, reconciled into one switch each (switch_timeline.hpp);
 //   - following tasks: their own SWITCH records ("in": the task runs; "out": the CPU goes to
 //     something not followed), or, when the tracepoint opens, its per-task samples for "out".
 #pragma once
@@ -18,6 +18,7 @@
 
 #include "collectors/ingest/ingest_report.hpp"
 #include "collectors/perf/perf_records.hpp"
+#include "collectors/perf/switch_timeline.hpp"
 #include "collectors/perf/trace_events.hpp"
 #include "collectors/perf/tracepoint_payloads.hpp"
 
@@ -65,15 +66,20 @@ class RecordNormalizer {
     std::unordered_map<std::int32_t, std::uint64_t> take_lost();
     [[nodiscard]] std::uint64_t lost_total() const { return lost_total_; }
     [[nodiscard]] std::uint64_t throttled() const { return throttled_; }
+    // Where the system-wide switches came from, and what was repaired.
+    [[nodiscard]] const SwitchTimelineStats& switch_stats() const { return timeline_.stats(); }
 
   private:
     void sample(SampleRecord& s, std::uint64_t offset, std::string_view input,
                 std::vector<TraceEvent>& out);
     void switch_record(const SwitchRecord& s, std::vector<TraceEvent>& out);
+    // A system-wide switch report: mapped when it is the switch's first, else skipped.
+    void reconcile(std::string_view kind, SwitchSeen seen, std::vector<TraceEvent>& out);
 
     NormalizerConfig config_;
     ingest::IngestReport& report_;
     std::unordered_map<std::uint64_t, EventRole> roles_;
+    SwitchTimeline timeline_;
     std::unordered_map<std::int32_t, std::uint64_t> lost_;
     std::uint64_t lost_total_ = 0;
     std::uint64_t throttled_ = 0;

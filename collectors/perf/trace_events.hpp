@@ -15,13 +15,14 @@
 namespace apcgate::collectors::perf {
 
 // A CPU changes task. next_tid 0 is the idle task; -1 means "a task we do not follow" (shown as
-// idle too). next_comm is empty when the source did not say.
+// idle too). next_comm is empty, next_pid -1, when the source did not say.
 struct SwitchEv {
     std::uint64_t time = 0;
     std::int32_t cpu = 0;
     std::int32_t next_tid = 0;
     std::string next_comm;
     model::WaitState wait = model::WaitState::Other;  // why the previous task stopped
+    std::int32_t next_pid = -1;                       // the process of next_tid
 };
 
 struct ForkEv {

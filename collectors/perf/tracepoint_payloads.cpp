@@ -88,7 +88,7 @@ model::WaitState SchedSwitchLayout::wait_state(std::int64_t prev_state) const {
     if (preempt_bit_ != 0 && (s & preempt_bit_) != 0) return model::WaitState::Contention;
     const std::uint64_t states = s & (preempt_bit_ != 0 ? preempt_bit_ - 1 : 0xff);
     if (states == 0) return model::WaitState::Contention;  // R: switched out while runnable
-    if ((states & 0x2) != 0) return model::WaitState::Io;  // D: uninterruptible sleep
+    if ((states & kTaskUninterruptible) != 0) return model::WaitState::Io;
     return model::WaitState::Other;
 }
 

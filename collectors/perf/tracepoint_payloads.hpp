@@ -22,6 +22,13 @@
 
 namespace apcgate::collectors::perf {
 
+// prev_state's "D" (include/linux/sched.h TASK_UNINTERRUPTIBLE): asleep, not woken by signals.
+inline constexpr std::uint64_t kTaskUninterruptible = 0x2;
+// A sched:sched_switch filter (the kernel's Documentation/trace/events.rst, "Event filtering")
+// keeping the switches away from a task in uninterruptible sleep only: the one wait state (Io)
+// the switch records' preempt flag cannot tell.
+inline constexpr const char* kUninterruptibleSwitchFilter = "prev_state & 2";
+
 struct SchedSwitchFields {
     std::string prev_comm;
     std::int32_t prev_tid = 0;

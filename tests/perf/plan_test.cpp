@@ -96,13 +96,15 @@ class Plan : public ::testing::Test {
     model::CaptureCounters counters;
 };
 
-TEST_F(Plan, SystemWideDefaultsUseTheTracepointAndSampleAtTheSessionRate) {
+TEST_F(Plan, SystemWideDefaultsUseSwitchRecordsAndSampleAtTheSessionRate) {
     settings.sample_rate = model::SampleRate::High;
     const auto p = plan(catalog.defaults());
     EXPECT_EQ(p.session.sample_hz, 10007);
     EXPECT_TRUE(p.session.callchain);
+    // The records say who runs when; the tracepoint only what they cannot: the D wait state.
+    EXPECT_TRUE(p.session.context_switch);
     EXPECT_EQ(p.session.sched_switch_id, 372U);
-    EXPECT_FALSE(p.session.context_switch);  // the tracepoint says it all system-wide
+    EXPECT_EQ(p.session.sched_switch_filter, kUninterruptibleSwitchFilter);
     EXPECT_TRUE(p.activity_key.has_value());
     EXPECT_TRUE(p.lost_key.has_value());
     EXPECT_EQ(p.session.counters.size(), 3U);  // two software counters and the cycle counter
@@ -121,8 +123,24 @@ TEST_F(Plan, FollowingAddsSwitchRecordsAndNoSamplingWhenRateIsNone) {
     EXPECT_TRUE(p.normalizer.follow);
     EXPECT_FALSE(p.session.scale);  // per-task events on one CPU idle while the task runs elsewhere
     EXPECT_TRUE(p.normalizer.switch_out_from_tracepoint);
+    EXPECT_EQ(p.session.sched_switch_id, 372U);
+    EXPECT_EQ(p.session.sched_switch_filter, "");  // every switch-out's wait state
     EXPECT_EQ(p.session.targets, (std::vector<pid_t>{1234, 1235}));
     EXPECT_EQ(p.counter_period, 100'000'000);  // the live rate
+}
+
+TEST_F(Plan, SystemWideTheTracepointSamplesEverySwitchOnlyWithoutSwitchRecords) {
+    caps.switch_records = false;
+    auto p = plan(catalog.defaults());
+    EXPECT_FALSE(p.session.context_switch);
+    EXPECT_EQ(p.session.sched_switch_id, 372U);
+    EXPECT_EQ(p.session.sched_switch_filter, "");
+    caps.switch_records = true;
+    caps.sched_switch.reset();
+    p = plan(catalog.defaults());
+    EXPECT_TRUE(p.session.context_switch);
+    EXPECT_FALSE(p.session.sched_switch_id.has_value());
+    EXPECT_EQ(p.session.sched_switch_filter, "");
 }
 
 TEST_F(Plan, ConfiguredSlotsProgramThePmuAndACountDrivesSampling) {

@@ -1,0 +1,41 @@
+#include "collectors/perf/switch_timeline.hpp"
+
+namespace apcgate::collectors::perf {
+
+std::uint64_t SwitchTimelineStats::count(const StatisticSpec& s) const {
+    if (&s == &switch_stats::kFromTracepoint) return from_tracepoint;
+    if (&s == &switch_stats::kFromSwitchOut) return from_switch_out;
+    if (&s == &switch_stats::kRepaired) return repaired;
+    if (&s == &switch_stats::kOutOfSequence) return out_of_sequence;
+    return 0;
+}
+
+std::optional<SwitchEv> SwitchTimeline::add(SwitchSeen s) {
+    if (s.cpu >= 0 && s.cpu < kMaxCpus) {
+        Cpu& c = cpus_[s.cpu];
+        if (c.seen) {
+            const bool same_prev = c.prev == s.prev_tid || c.prev < 0 || s.prev_tid < 0;
+            if (c.next == s.next_tid && same_prev && s.report > c.last) {
+                c.last = s.report;  // a later report of the switch already emitted
+                if (c.prev < 0) c.prev = s.prev_tid;
+                return std::nullopt;
+            }
+            if (s.prev_tid >= 0 && c.next >= 0 && s.prev_tid != c.next) ++stats_.out_of_sequence;
+        }
+        c = Cpu{true, s.prev_tid, s.next_tid, s.report};
+    }
+    switch (s.report) {
+        case SwitchReport::Tracepoint:
+            ++stats_.from_tracepoint;
+            break;
+        case SwitchReport::SwitchOut:
+            ++stats_.from_switch_out;
+            break;
+        case SwitchReport::SwitchIn:
+            ++stats_.repaired;
+            break;
+    }
+    return SwitchEv{s.time, s.cpu, s.next_tid, std::move(s.next_comm), s.wait, s.next_pid};
+}
+
+}  // namespace apcgate::collectors::perf

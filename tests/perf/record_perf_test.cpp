@@ -4,9 +4,12 @@
 // against the real `perf stat` on the same process over the same interval, an unprivileged
 // user following its own command, system-wide captures, and tracefs left as it was found.
 #include <gtest/gtest.h>
+#include <sched.h>
 #include <sys/stat.h>
 
+#include <algorithm>
 #include <chrono>
+#include <cstdlib>
 #include <set>
 #include <thread>
 
@@ -242,6 +245,120 @@ TEST(PerfRecord, SystemWideCaptureShowsActivityCallPathsAndCounters) {
     EXPECT_GT(busiest, 5'000);
     auto [irc, text] = run_apcgate({"inspect", (dir / "sys.apc").string()});
     EXPECT_EQ(irc, 0) << text;
+}
+
+// How many round trips the cross-CPU ping-pong makes: APCGATE_CROSSPONG_ROUNDS, else a number
+// that takes a few seconds on a small VM (waking an idle virtual CPU is slow).
+long crosspong_rounds() {
+    const char* env = ::getenv("APCGATE_CROSSPONG_ROUNDS");
+    const long n = env != nullptr ? std::atol(env) : 0;
+    return n > 0 ? n : 10000;
+}
+
+// Two threads on two otherwise idle CPUs hand a byte back and forth: hand-overs take a CPU
+// out of idle, the switches some kernels leave out of sched:sched_switch (and of the idle
+// task's switch-out record). The whole run is captured system-wide, and the timeline must
+// switch each thread in at least as often as the kernel says it switched it out (a thread
+// whose byte is back before it waits is not switched, so the rounds are no bound), never
+// switch a CPU to the task it already runs, never run a thread on two CPUs at once, and show
+// every sample of the threads on a CPU the timeline has them running on at that moment.
+TEST(PerfRecord, SystemWideTimelineHasEverySwitchOfThreadsWakingIdleCpus) {
+    if (!root()) GTEST_SKIP() << "system-wide perf events need root";
+    cpu_set_t allowed;
+    ASSERT_EQ(::sched_getaffinity(0, sizeof allowed, &allowed), 0);
+    if (CPU_COUNT(&allowed) < 2) GTEST_SKIP() << "needs two CPUs";
+    const long rounds = crosspong_rounds();
+    const fs::path dir = temp_dir("perf");
+    Child w = spawn({kWorkload, "--wait-stdin", "--out", (dir / "tids").string(), "crosspong",
+                     std::to_string(rounds)},
+                    true);
+    ASSERT_GT(w.pid, 0);
+    DaemonProcess rec({"record", "-o", (dir / "x.apc").string(), "--sample-rate", "normal"});
+    for (int i = 0; i < 200 && rec.log().find("recording into") == std::string::npos; ++i)
+        std::this_thread::sleep_for(std::chrono::milliseconds(50));
+    ASSERT_NE(rec.log().find("recording into"), std::string::npos) << rec.log();
+    ASSERT_EQ(::write(w.stdin_fd, "g", 1), 1);
+    ::close(w.stdin_fd);
+    EXPECT_EQ(wait_exit(w.pid), 0);
+    rec.signal(SIGINT);
+    ASSERT_EQ(rec.wait(std::chrono::seconds(30)), std::optional<int>(0)) << rec.log();
+    const auto tids = read_tids(dir / "tids");
+    for (const char* key : {"xping", "xpong", "xping-switches", "xpong-switches"})
+        ASSERT_EQ(tids.count(key), 1U) << key << " missing from\n" << slurp(dir / "tids");
+    const CaptureFiles c = read_capture(dir / "x.apc");
+    ASSERT_EQ(total(c, "Linux_perf_lost"), 0) << "a ring overflowed: the timeline has gaps";
+
+    // Each switch-out the kernel counted follows a switch-in, all within the capture (the
+    // threads start after it does).
+    const auto sw = switches_per_tid(c);
+    for (const std::string name : {"xping", "xpong"}) {
+        const int tid = tids.at(name);
+        EXPECT_GE(sw.count(tid) != 0 ? sw.at(tid) : 0, tids.at(name + "-switches"))
+            << name << " switched in less often than the kernel switched it out";
+    }
+
+    // Walk the capture in time order (Activity and Backtrace frames are flushed separately):
+    // the task each CPU runs (-1: idle) and the CPU each workload thread runs on.
+    std::vector<const model::Event*> timeline;
+    for (const auto& e : c.events)
+        if (std::holds_alternative<model::ActivitySwitch>(e) ||
+            std::holds_alternative<model::Backtrace>(e))
+            timeline.push_back(&e);
+    std::stable_sort(timeline.begin(), timeline.end(),
+                     [](const model::Event* a, const model::Event* b) {
+                         return model::timestamp_of(*a) < model::timestamp_of(*b);
+                     });
+    std::map<int, int> running;     // core -> tid
+    std::map<int, int> running_on;  // workload tid -> core
+    // Each check: how often it failed, and the first failure.
+    std::pair<int, std::string> double_switch_in, on_two_cpus, samples_off_timeline;
+    int samples = 0;
+    const auto problem = [&](std::pair<int, std::string>& check, const std::string& what) {
+        if (check.first++ == 0) check.second = what;
+    };
+    const auto is_workload = [&](int tid) {
+        return tid == tids.at("xping") || tid == tids.at("xpong");
+    };
+    for (const model::Event* e : timeline) {
+        if (const auto* s = std::get_if<model::ActivitySwitch>(e)) {
+            const auto was = running.find(s->core);
+            if (was != running.end()) {
+                if (was->second == s->tid)
+                    problem(double_switch_in, "core " + std::to_string(s->core) + " at " +
+                                                  std::to_string(s->ts) + " switched to tid " +
+                                                  std::to_string(s->tid) + ", which it ran");
+                if (is_workload(was->second)) running_on.erase(was->second);
+            }
+            running[s->core] = s->tid;
+            if (is_workload(s->tid)) {
+                if (running_on.count(s->tid) != 0 && running_on[s->tid] != s->core)
+                    problem(on_two_cpus, "tid " + std::to_string(s->tid) + " at " +
+                                             std::to_string(s->ts) + " runs on cores " +
+                                             std::to_string(running_on[s->tid]) + " and " +
+                                             std::to_string(s->core));
+                running_on[s->tid] = s->core;
+            }
+        } else if (const auto* bt = std::get_if<model::Backtrace>(e)) {
+            if (!is_workload(bt->tid)) continue;
+            ++samples;
+            const auto r = running.find(bt->core);
+            if (r == running.end() || r->second != bt->tid)
+                problem(
+                    samples_off_timeline,
+                    "sample of tid " + std::to_string(bt->tid) + " at " + std::to_string(bt->ts) +
+                        " on core " + std::to_string(bt->core) + " while the timeline runs tid " +
+                        (r == running.end() ? std::string("nothing") : std::to_string(r->second)));
+        }
+    }
+    EXPECT_EQ(double_switch_in.first, 0) << "first: " << double_switch_in.second;
+    EXPECT_EQ(on_two_cpus.first, 0) << "first: " << on_two_cpus.second;
+    EXPECT_EQ(samples_off_timeline.first, 0)
+        << "of " << samples << "; first: " << samples_off_timeline.second;
+    for (const std::string name : {"xping", "xpong"})
+        std::printf("%s: %d switch-ins on the timeline, switched out %d times, %ld rounds\n",
+                    name.c_str(), sw.count(tids.at(name)) != 0 ? sw.at(tids.at(name)) : 0,
+                    tids.at(name + "-switches"), rounds);
+    std::printf("%d samples of them\n", samples);
 }
 
 TEST(PerfRecord, TracefsIsLeftAsItWasFound) {

@@ -1,13 +1,19 @@
 // A known workload for the perf collector's live tests. Steps run in the order given:
 //   pingpong N   two threads named "ping" and "pong", on one CPU, hand a byte back and forth N
 //                times through pipes, so each is switched in at least N times
+//   crosspong N  the same with threads "xping" and "xpong" each on a CPU of its own (the first
+//                two this process may use): a hand-over wakes a CPU from idle and sends the
+//                other one idle, unless the byte is back before its reader waits for it; at the
+//                end each thread writes "NAME-switches COUNT", the times the kernel switched it
+//                out (getrusage(RUSAGE_THREAD): voluntary and involuntary)
 //   burn MS      the main thread (renamed "burner") spins in apcgate_test_burn() for MS ms
 //   faults MB    touches MB of fresh anonymous memory (one page fault per page)
-// Options: --out FILE writes "ping TID", "pong TID", "burner TID" lines as the tids become
+// Options: --out FILE writes "ping TID", "pong TID", "burner TID" (...) lines as the tids become
 // known; --wait-stdin blocks until a byte arrives on stdin (lets a test attach first).
 #include <pthread.h>
 #include <sched.h>
 #include <sys/mman.h>
+#include <sys/resource.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 
@@ -20,6 +26,7 @@
 #include <mutex>
 #include <string>
 #include <thread>
+#include <utility>
 
 namespace {
 
@@ -37,13 +44,13 @@ void note(const char* what, int id) {
     if (out.is_open()) out << what << ' ' << id << std::endl;
 }
 
-void pingpong(long n) {
+// Two threads hand a byte back and forth n times, `ping_cpu` and `pong_cpu` their CPUs; with
+// `count_switches` each notes how often it was switched out.
+void pingpong(long n, int ping_cpu, int pong_cpu, const char* ping_name, const char* pong_name,
+              bool count_switches) {
     int ab[2], ba[2];
     if (::pipe(ab) != 0 || ::pipe(ba) != 0) std::exit(2);
-    // Both on one CPU: every hand-over then needs a context switch, so each thread is
-    // switched in at least once per round.
-    const int cpu = ::sched_getcpu();
-    auto player = [n, cpu](const char* name, int in, int outfd, bool serves) {
+    auto player = [n, count_switches](const char* name, int cpu, int in, int outfd, bool serves) {
         cpu_set_t set;
         CPU_ZERO(&set);
         CPU_SET(cpu, &set);
@@ -56,12 +63,30 @@ void pingpong(long n) {
             if (::read(in, &c, 1) != 1) std::exit(3);
             if (!serves && ::write(outfd, &c, 1) != 1) std::exit(3);
         }
+        rusage ru{};
+        if (count_switches && ::getrusage(RUSAGE_THREAD, &ru) == 0)
+            note((std::string(name) + "-switches").c_str(),
+                 static_cast<int>(ru.ru_nvcsw + ru.ru_nivcsw));
     };
-    std::thread ping(player, "ping", ba[0], ab[1], true);
-    std::thread pong(player, "pong", ab[0], ba[1], false);
+    std::thread ping(player, ping_name, ping_cpu, ba[0], ab[1], true);
+    std::thread pong(player, pong_name, pong_cpu, ab[0], ba[1], false);
     ping.join();
     pong.join();
     for (int fd : {ab[0], ab[1], ba[0], ba[1]}) ::close(fd);
+}
+
+// The first two CPUs this process may run on (the same one twice when it has only one).
+std::pair<int, int> two_cpus() {
+    cpu_set_t set;
+    CPU_ZERO(&set);
+    if (::sched_getaffinity(0, sizeof set, &set) != 0) std::exit(2);
+    int first = -1;
+    for (int c = 0; c < CPU_SETSIZE; ++c) {
+        if (!CPU_ISSET(c, &set)) continue;
+        if (first >= 0) return {first, c};
+        first = c;
+    }
+    return {first, first};
 }
 
 }  // namespace
@@ -85,7 +110,13 @@ int main(int argc, char** argv) {
             char c;
             if (::read(0, &c, 1) != 1) return 4;
         } else if (a == "pingpong") {
-            pingpong(arg());
+            // Both on one CPU: every hand-over then needs a context switch, so each thread is
+            // switched in at least once per round.
+            const int cpu = ::sched_getcpu();
+            pingpong(arg(), cpu, cpu, "ping", "pong", false);
+        } else if (a == "crosspong") {
+            const auto [a_cpu, b_cpu] = two_cpus();
+            pingpong(arg(), a_cpu, b_cpu, "xping", "xpong", true);
         } else if (a == "burn") {
             ::pthread_setname_np(::pthread_self(), "burner");
             note("burner", tid());

@@ -63,6 +63,7 @@ PlannedCapture plan_capture(const Capabilities& caps, const CaptureContext& ctx,
 
     if (caps.activity()) p.activity_key = ctx.counters.key(kActivityCounter);
     p.lost_key = ctx.counters.key(kLostCounter);
+    p.repaired_switches_key = ctx.counters.key(kRepairedSwitchesCounter);
     if (p.activity_key) {
         // The switch records say who runs when: system-wide, some kernels leave switches out of
         // the tracepoint that the records have (switch_timeline.hpp); following tasks, they say
@@ -78,7 +79,9 @@ PlannedCapture plan_capture(const Capabilities& caps, const CaptureContext& ctx,
     if (caps.cpu_idle) s.cpu_idle_id = caps.cpu_idle->id;
 
     for (const model::KeyedCounter& k : ctx.counters.enabled()) {
-        if (k.counter == kActivityCounter || k.counter == kLostCounter) continue;
+        if (k.counter == kActivityCounter || k.counter == kLostCounter ||
+            k.counter == kRepairedSwitchesCounter)
+            continue;
         const auto prog = programmable(caps, k);
         if (!prog) {
             if (k.set != nullptr) p.ignored.push_back(k.counter);

@@ -20,6 +20,7 @@ struct PlannedCapture {
     NormalizerConfig normalizer;
     std::optional<model::CounterKey> activity_key;
     std::optional<model::CounterKey> lost_key;
+    std::optional<model::CounterKey> repaired_switches_key;
     model::Nanos counter_period = 0;
     std::vector<std::string> ignored;  // configured counters this collector cannot program
 };

@@ -53,6 +53,22 @@ model::CounterSpec lost_spec() {
     return s;
 }
 
+model::CounterSpec repaired_switches_spec() {
+    model::CounterSpec s;
+    s.counter = std::string(kRepairedSwitchesCounter);
+    s.category = "Software";
+    s.title = "Perf";
+    s.name = "Repaired switches";
+    s.description =
+        "Context switches that neither sched:sched_switch nor the previous task's switch-out "
+        "record reported, placed at the incoming task's switch-in record "
+        "(PERF_RECORD_SWITCH_CPU_WIDE)";
+    s.cls = model::CounterClass::Delta;
+    s.display = model::Display::Accumulate;
+    s.per_cpu = true;
+    return s;
+}
+
 model::CounterSpec software_spec(const SoftwareCounter& c) {
     model::CounterSpec s;
     s.counter = std::string(c.counter);

@@ -16,6 +16,8 @@ namespace apcgate::collectors::perf {
 
 inline constexpr std::string_view kActivityCounter = "Linux_cpu_activity";
 inline constexpr std::string_view kLostCounter = "Linux_perf_lost";
+// Context switches only the incoming task's switch-in record reported (switch_timeline.hpp).
+inline constexpr std::string_view kRepairedSwitchesCounter = "Linux_perf_repaired_switches";
 
 struct SoftwareCounter {
     std::string_view counter;  // gatord's name: the PERF_COUNT_SW_* enumerator
@@ -31,6 +33,7 @@ extern const std::array<SoftwareCounter, 4> kSoftwareCounters;
 
 model::CounterSpec activity_spec(int cores);
 model::CounterSpec lost_spec();
+model::CounterSpec repaired_switches_spec();
 model::CounterSpec software_spec(const SoftwareCounter& c);
 
 // One hardware PMU the kernel lets us open: counter_set PREFIX_cnt (slots) + PREFIX_ccnt.

@@ -146,8 +146,15 @@ void PerfReader::read_counters(std::int64_t now) {
         prev = std::max(prev, total);
     }
     auto lost = normalizer_.take_lost();
+    auto repaired = normalizer_.take_repaired_switches();
     for (const auto& ring : session_.rings()) {
         pending_.emplace_back(ActivityTickEv{static_cast<std::uint64_t>(now), ring.cpu});
+        if (config_.repaired_switches_key) {
+            const auto r = repaired.find(ring.cpu);
+            pending_.emplace_back(CounterEv{
+                static_cast<std::uint64_t>(now), ring.cpu, *config_.repaired_switches_key,
+                static_cast<std::int64_t>(r != repaired.end() ? r->second : 0)});
+        }
         const std::uint64_t n = lost.count(ring.cpu) != 0 ? lost[ring.cpu] : 0;
         if (config_.lost_key)
             pending_.emplace_back(CounterEv{static_cast<std::uint64_t>(now), ring.cpu,

@@ -86,6 +86,8 @@ void PerfSource::declare(model::CounterCatalog& catalog) {
         catalog.add(cycle_counter_spec(c));
     }
     catalog.add(lost_spec());
+    // Repairs need the switch records; the capture shows them where they happened.
+    if (caps_.activity() && caps_.switch_records) catalog.add(repaired_switches_spec());
 }
 
 Status PerfSource::start(const CaptureContext& ctx) {
@@ -131,6 +133,7 @@ Status PerfSource::start(const CaptureContext& ctx) {
     rc.zero_monotonic_ns = ctx.zero_monotonic_ns;
     rc.counter_period = c->plan.counter_period;
     rc.lost_key = c->plan.lost_key;
+    rc.repaired_switches_key = c->plan.repaired_switches_key;
     if (options_.queued_events != 0) rc.queue_cap = options_.queued_events;
     rc.log = options_.log;
     c->reader = std::make_unique<PerfReader>(*c->session, c->layouts, c->normalizer, c->mapper,

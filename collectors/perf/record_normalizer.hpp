@@ -65,6 +65,10 @@ class RecordNormalizer {
     // Records (and samples) the kernel reported lost, per CPU, since the last call.
     std::unordered_map<std::int32_t, std::uint64_t> take_lost();
     [[nodiscard]] std::uint64_t lost_total() const { return lost_total_; }
+    // Switches repaired from switch-in records, per CPU, since the last call.
+    std::unordered_map<std::int32_t, std::uint64_t> take_repaired_switches() {
+        return timeline_.take_repaired();
+    }
     [[nodiscard]] std::uint64_t throttled() const { return throttled_; }
     // Where the system-wide switches came from, and what was repaired.
     [[nodiscard]] const SwitchTimelineStats& switch_stats() const { return timeline_.stats(); }

@@ -33,6 +33,7 @@ std::optional<SwitchEv> SwitchTimeline::add(SwitchSeen s) {
             break;
         case SwitchReport::SwitchIn:
             ++stats_.repaired;
+            ++repaired_per_cpu_[s.cpu];
             break;
     }
     return SwitchEv{s.time, s.cpu, s.next_tid, std::move(s.next_comm), s.wait, s.next_pid};

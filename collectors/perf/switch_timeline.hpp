@@ -98,6 +98,10 @@ class SwitchTimeline {
     // The switch this report reveals, or nothing when an earlier report of it already did.
     std::optional<SwitchEv> add(SwitchSeen seen);
     [[nodiscard]] const SwitchTimelineStats& stats() const { return stats_; }
+    // Repairs per CPU since the last call: the capture's repaired-switches counter.
+    std::unordered_map<std::int32_t, std::uint64_t> take_repaired() {
+        return std::exchange(repaired_per_cpu_, {});
+    }
 
   private:
     struct Cpu {
@@ -106,6 +110,7 @@ class SwitchTimeline {
         SwitchReport last = SwitchReport::Tracepoint;  // latest report of that switch
     };
     std::unordered_map<std::int32_t, Cpu> cpus_;
+    std::unordered_map<std::int32_t, std::uint64_t> repaired_per_cpu_;
     SwitchTimelineStats stats_;
 };
 

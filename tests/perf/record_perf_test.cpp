@@ -287,6 +287,15 @@ TEST(PerfRecord, SystemWideTimelineHasEverySwitchOfThreadsWakingIdleCpus) {
         ASSERT_EQ(tids.count(key), 1U) << key << " missing from\n" << slurp(dir / "tids");
     const CaptureFiles c = read_capture(dir / "x.apc");
     ASSERT_EQ(total(c, "Linux_perf_lost"), 0) << "a ring overflowed: the timeline has gaps";
+    // Every repair is in the capture (a per-CPU counter) and in the log, with the same count.
+    ASSERT_EQ(c.keys.count("Linux_perf_repaired_switches"), 1U);
+    const auto repaired = total(c, "Linux_perf_repaired_switches");
+    const std::string line = "switches_repaired_from_switch_in_records = ";
+    const std::string log = rec.log();
+    if (repaired > 0)
+        EXPECT_NE(log.find(line + std::to_string(repaired) + " "), std::string::npos) << log;
+    else
+        EXPECT_EQ(log.find(line), std::string::npos) << log;
 
     // Each switch-out the kernel counted follows a switch-in, all within the capture (the
     // threads start after it does).

@@ -85,6 +85,11 @@ TEST(SwitchTimeline, ASwitchOnlyItsSwitchInReportedIsRepairedAndCounted) {
     EXPECT_EQ(t.stats().from_tracepoint, 2U);
     EXPECT_EQ(t.stats().out_of_sequence, 0U);
     EXPECT_EQ(t.stats().count(switch_stats::kRepaired), 1U);
+    // The capture's repaired-switches counter takes them per CPU, once.
+    const auto per_cpu = t.take_repaired();
+    ASSERT_EQ(per_cpu.size(), 1U);
+    EXPECT_EQ(per_cpu.at(0), 1U);
+    EXPECT_TRUE(t.take_repaired().empty());
 }
 
 TEST(SwitchTimeline, WithoutTheTracepointTheSwitchOutRecordGivesTheWaitState) {

@@ -8,6 +8,8 @@
 #include "daemon/capture_summary.hpp"
 #include "daemon/cli.hpp"
 #include "daemon/exit_codes.hpp"
+#include "daemon/inspect_perf.hpp"
+#include "daemon/perf_capture_summary.hpp"
 #include "protocol/apc/capture_stream.hpp"
 
 namespace apcgate::daemon {
@@ -92,6 +94,8 @@ void print_text(const CaptureSummary& s, std::ostream& out) {
 }  // namespace
 
 int run_inspect(const InspectOptions& options, std::ostream& out, std::ostream& err) {
+    // A Perf-type capture (gatord 9.x framing) has its own frames and rules.
+    if (is_perf_capture(options.capture)) return run_inspect_perf(options, out, err);
     std::function<void(const std::string&)> dump;
     if (options.dump) dump = [&out](const std::string& lines) { out << lines; };
     auto summary = summarize_capture(options.capture, dump);

@@ -64,6 +64,8 @@ public:
     void stop_capture(const std::string& reason);
 
     [[nodiscard]] const CollectorSet& collectors() const { return collectors_; }
+    // For a capture that drives the sources itself (the Perf framing: perf_live_capture.hpp).
+    [[nodiscard]] CollectorSet& live_collectors() { return collectors_; }
 
 private:
     CollectorSet& collectors_;

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "daemon/framing.hpp"
 #include "daemon/server.hpp"
 #include "protocol/model/capture_settings.hpp"
 
@@ -50,6 +51,7 @@ struct ServeOptions {
 
 struct RecordOptions {
     CommonOptions common;
+    Framing framing = Framing::Gator;
     std::filesystem::path output;
     int duration_s = 0;
     std::filesystem::path session_file;

@@ -16,6 +16,9 @@
 #include "daemon/apc_directory.hpp"
 #include "daemon/cli.hpp"
 #include "daemon/exit_codes.hpp"
+#include "daemon/record_perf.hpp"
+#include "protocol/perf_framing/codes.hpp"
+#include "xml/captured_perf_xml.hpp"
 #include "xml/documents.hpp"
 
 namespace apcgate::daemon {
@@ -165,13 +168,21 @@ int run_record(const RecordOptions& o) {
     // or (neither) the whole system.
     CommonOptions common = o.common;
     GatedChild child;
+    const bool perf_framing = o.framing == Framing::Perf;
+    if (perf_framing && !o.pids.empty()) {
+        spdlog::error("--pid: the Perf framing records the whole system; use --framing gator");
+        return kExitUsage;
+    }
     if (!o.command.empty()) {
         if (Status st = child.spawn(o.command); !st) {
             spdlog::error("{}", st.error().to_string());
             return kExitFailure;
         }
-        common.follow_pids = {child.pid()};
-        common.follow_from_exec = true;
+        // The Perf framing records the whole system while the command runs.
+        if (!perf_framing) {
+            common.follow_pids = {child.pid()};
+            common.follow_from_exec = true;
+        }
     } else if (!o.pids.empty()) {
         for (const std::int32_t pid : o.pids) {
             if (!process_alive(o.common.proc_root, pid)) {
@@ -200,15 +211,32 @@ int run_record(const RecordOptions& o) {
                                                                    : kExitFailure;
     }
     ApcDirectory& sink = **dir;
+    std::string captured = service.captured_xml(*settings, counters, true);
+    if (perf_framing) {
+        model::CaptureInfo info;
+        info.target = collectors.target;
+        info.target.sample_rate_hz = model::sample_rate_hz(settings->sample_rate);
+        info.local_capture = true;
+        info.created = static_cast<std::int64_t>(::time(nullptr));
+        info.protocol = perf_framing::kPerfProtocolVersion;
+        captured = xml::write_captured_perf(info, counters, settings->call_stack_unwinding &&
+                                                                settings->sample_rate !=
+                                                                    model::SampleRate::None);
+    }
     for (const auto& [name, text] :
-         {std::pair<const char*, std::string>{"captured.xml",
-                                              service.captured_xml(*settings, counters, true)},
+         {std::pair<const char*, std::string>{"captured.xml", captured},
           {"session.xml", settings->session_xml},
           {"events.xml", service.events_xml()}}) {
         if (Status st = sink.write_document(name, text); !st) {
             spdlog::error("{}", st.error().to_string());
             return kExitFailure;
         }
+    }
+
+    if (perf_framing) {
+        return record_perf_framing(o, collectors, *settings, counters, sink,
+                                   {[&] { return o.command.empty() || child.release(); },
+                                    [&] { return !o.command.empty() && child.reap(); }});
     }
 
     asio::io_context io(1);

@@ -10,12 +10,31 @@
 #include <asio/write.hpp>
 #include <utility>
 
+#include "protocol/perf_framing/codes.hpp"
+#include "xml/captured_perf_xml.hpp"
 #include "xml/documents.hpp"
 
 namespace apcgate::daemon {
 
 using asio::use_awaitable;
 using gator::ResponseCode;
+
+namespace {
+
+// gatord 9.x's answer: its protocol number says the capture is a Perf-type one.
+constexpr std::string_view kPerfHandshakeReply = "GATOR 950\n";
+
+std::string perf_captured_xml(const CaptureService& service, const model::CaptureSettings& settings,
+                              const model::CaptureCounters& counters) {
+    model::CaptureInfo info;
+    info.target = service.collectors().target;
+    info.target.sample_rate_hz = model::sample_rate_hz(settings.sample_rate);
+    info.protocol = perf_framing::kPerfProtocolVersion;
+    return xml::write_captured_perf(
+        info, counters, settings.call_stack_unwinding && settings.sample_rate != model::SampleRate::None);
+}
+
+}  // namespace
 
 void ConnectionSink::frame(std::span<const std::uint8_t> body) {
     const auto header = gator::response_header(ResponseCode::ApcData,
@@ -39,9 +58,9 @@ void ConnectionSink::when_drained(std::uint64_t low, std::function<void()> ready
 }
 
 Connection::Connection(asio::ip::tcp::socket socket, CaptureService& service,
-                       ConnectionLimits limits)
+                       ConnectionLimits limits, Framing framing)
     : socket_(std::move(socket)), wake_(socket_.get_executor()), service_(service),
-      limits_(limits) {
+      limits_(limits), framing_(framing) {
     std::error_code ec;
     const auto ep = socket_.remote_endpoint(ec);
     peer_ = ec ? "unknown peer" : ep.address().to_string() + ":" + std::to_string(ep.port());
@@ -72,7 +91,7 @@ void Connection::send(std::vector<std::uint8_t> bytes) {
             closing_ = true;
             wake_.cancel();
             asio::post(socket_.get_executor(), [self = shared_from_this()] {
-                if (self->capture_) self->capture_->stop("client not reading");
+                self->stop_capture("client not reading");
             });
         }
         return;
@@ -112,8 +131,8 @@ void Connection::close_after_drain() {
 }
 
 void Connection::shutdown(const std::string& reason) {
-    if (capture_ && capture_->running()) {
-        capture_->stop(reason);  // sends the end of sequence, then on_capture_ended closes
+    if (capture_running()) {
+        stop_capture(reason);  // sends the end of sequence, then on_capture_ended closes
     } else {
         close_after_drain();
     }
@@ -153,7 +172,7 @@ asio::awaitable<void> Connection::write_loop() {
     socket_.shutdown(asio::ip::tcp::socket::shutdown_both, ignored);
     socket_.close(ignored);
     writer_done_ = true;
-    if (capture_ && capture_->running()) capture_->stop("client disconnected");
+    stop_capture("client disconnected");
 }
 
 asio::awaitable<void> Connection::read_loop() {
@@ -169,7 +188,7 @@ asio::awaitable<void> Connection::read_loop() {
             } else if (ec != asio::error::eof) {
                 spdlog::info("{}: read failed: {}", peer_, ec.message());
             }
-            if (capture_ && capture_->running()) capture_->stop("client disconnected");
+            stop_capture("client disconnected");
             close_after_drain();
             break;
         }
@@ -180,7 +199,9 @@ asio::awaitable<void> Connection::read_loop() {
             data = data.subspan(used);
             if (item.kind == gator::CommandReader::Kind::NeedMore) break;
             if (item.kind == gator::CommandReader::Kind::HandshakeDone) {
-                send({gator::kHandshakeReply.begin(), gator::kHandshakeReply.end()});
+                const std::string_view hello =
+                    perf_framing() ? kPerfHandshakeReply : gator::kHandshakeReply;
+                send({hello.begin(), hello.end()});
             } else if (item.kind == gator::CommandReader::Kind::Error) {
                 fatal(std::move(item.error).in_input(peer_).to_string());
             } else if (!handle(item.command)) {
@@ -198,15 +219,15 @@ bool Connection::handle(const gator::Command& cmd) {
         case gator::CommandCode::DeliverXml: handle_deliver(cmd); return true;
         case gator::CommandCode::ApcStart: return handle_start();
         case gator::CommandCode::ApcStop:
-            if (capture_ && capture_->running()) {
-                capture_->stop("stopped by client");  // flush, end of sequence, close
+            if (capture_running()) {
+                stop_capture("stopped by client");  // flush, end of sequence, close
             } else {
                 reply(ResponseCode::ApcData);  // nothing captured: just the end of sequence
                 close_after_drain();
             }
             return true;
         case gator::CommandCode::Disconnect:
-            if (capture_ && capture_->running()) capture_->stop("client disconnected");
+            stop_capture("client disconnected");
             return false;
         case gator::CommandCode::Ping: reply(ResponseCode::Ack); return true;
     }
@@ -229,7 +250,9 @@ void Connection::handle_request(const gator::Command& cmd) {
         case xml::RequestType::Defaults: reply(ResponseCode::Xml, service_.defaults_xml()); break;
         case xml::RequestType::Captured:
             prepared_ = service_.prepare_counters();
-            reply(ResponseCode::Xml, service_.captured_xml(settings_, *prepared_, false));
+            reply(ResponseCode::Xml, perf_framing()
+                                         ? perf_captured_xml(service_, settings_, *prepared_)
+                                         : service_.captured_xml(settings_, *prepared_, false));
             break;
     }
 }
@@ -260,6 +283,7 @@ bool Connection::handle_start() {
         return true;
     }
     model::CaptureCounters counters = prepared_ ? *prepared_ : service_.prepare_counters();
+    if (perf_framing()) return start_perf(std::move(counters));
     std::weak_ptr<Connection> weak = weak_from_this();
     auto started = service_.start_capture(
         socket_.get_executor(), settings_, std::move(counters), sink_,
@@ -277,6 +301,38 @@ bool Connection::handle_start() {
 void Connection::on_capture_ended(const std::string& reason) {
     spdlog::info("{}: capture ended: {}", peer_, reason);
     close_after_drain();
+}
+
+}  // namespace apcgate::daemon
+
+namespace apcgate::daemon {
+
+bool Connection::perf_framing() const {
+    return framing_ == Framing::Perf && service_.collectors().inputs.empty();
+}
+
+bool Connection::capture_running() const {
+    return (capture_ && capture_->running()) || (perf_capture_ && perf_capture_->running());
+}
+
+void Connection::stop_capture(const std::string& reason) {
+    if (capture_ && capture_->running()) capture_->stop(reason);
+    if (perf_capture_ && perf_capture_->running()) perf_capture_->stop(reason);
+}
+
+bool Connection::start_perf(model::CaptureCounters counters) {
+    std::weak_ptr<Connection> weak = weak_from_this();
+    auto started = PerfLiveCapture::start(
+        socket_.get_executor(), service_.live_collectors(), settings_, counters, sink_, "/proc",
+        [weak](const std::string& reason) {
+            if (auto self = weak.lock()) self->on_capture_ended(reason);
+        });
+    if (!started) {
+        fatal("capture failed to start: " + started.error().to_string());
+        return true;
+    }
+    perf_capture_ = std::move(started).value();
+    return true;
 }
 
 }  // namespace apcgate::daemon

@@ -17,6 +17,8 @@
 #include "daemon/capture_service.hpp"
 #include "daemon/capture_sink.hpp"
 #include "protocol/gator/command.hpp"
+#include "daemon/framing.hpp"
+#include "daemon/perf_live_capture.hpp"
 #include "protocol/gator/command_reader.hpp"
 
 namespace apcgate::daemon {
@@ -44,7 +46,8 @@ private:
 
 class Connection : public std::enable_shared_from_this<Connection> {
 public:
-    Connection(asio::ip::tcp::socket socket, CaptureService& service, ConnectionLimits limits);
+    Connection(asio::ip::tcp::socket socket, CaptureService& service, ConnectionLimits limits,
+               Framing framing = Framing::Gator);
     ~Connection();
 
     void start();
@@ -71,6 +74,12 @@ private:
     void fatal(const std::string& message);  // Error response, then close
     void close_after_drain();
     void on_capture_ended(const std::string& reason);
+    // The framing of this connection's captures: Perf only when asked and there are no trace
+    // inputs (framing.hpp).
+    [[nodiscard]] bool perf_framing() const;
+    bool start_perf(model::CaptureCounters counters);
+    [[nodiscard]] bool capture_running() const;
+    void stop_capture(const std::string& reason);
     void notify_drained();
 
     asio::ip::tcp::socket socket_;
@@ -90,6 +99,8 @@ private:
     std::optional<model::CaptureCounters> prepared_;  // keys announced in captured.xml
     ConnectionSink sink_{*this};
     std::shared_ptr<LiveCapture> capture_;
+    Framing framing_ = Framing::Gator;
+    std::shared_ptr<PerfLiveCapture> perf_capture_;
 };
 
 }  // namespace apcgate::daemon

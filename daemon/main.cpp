@@ -2,6 +2,7 @@
 // validated and summarised (inspect) and other trace formats converted (convert). main() parses
 // the command line and returns the subcommand's exit code; it is the only place that exits.
 #include <CLI/CLI.hpp>
+#include <map>
 #include <iostream>
 
 #include "collectors/ctf/child_process.hpp"
@@ -94,6 +95,12 @@ int main(int argc, char** argv) {
                           "Stream this trace (FMT:PATH or PATH; repeatable) as the capture instead "
                           "of live data; it is read afresh at each capture start");
     add_xray_symbols(serve_cmd, serve.binaries, serve.debug_dirs);
+    serve_cmd
+        ->add_option("--framing", serve.server.framing,
+                     "gator (default) or perf: the frames of live captures (see record "
+                     "--framing); trace inputs (--source) always use gator")
+        ->transform(CLI::CheckedTransformer(
+            std::map<std::string, Framing>{{"gator", Framing::Gator}, {"perf", Framing::Perf}}));
     serve_cmd->add_option("--max-connections", serve.server.max_connections,
                           "Connections served at once")
         ->capture_default_str();
@@ -142,6 +149,13 @@ int main(int argc, char** argv) {
         ->delimiter(',')
         ->check(CLI::PositiveNumber)
         ->excludes(record_command);
+    record_cmd
+        ->add_option("--framing", record.framing,
+                     "gator (default): the documented v6.8 frames (type=\"Gator\"); perf: the "
+                     "frames gatord 9.x writes (type=\"Perf\", the kernel's perf records "
+                     "forwarded as they are; whole system only)")
+        ->transform(CLI::CheckedTransformer(
+            std::map<std::string, Framing>{{"gator", Framing::Gator}, {"perf", Framing::Perf}}));
 
     InspectOptions inspect;
     auto* inspect_cmd = app.add_subcommand(

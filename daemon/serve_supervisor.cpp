@@ -29,6 +29,10 @@ bool given(const ServeOptions& o, const char* name) {
 
 Result<CollectorSet> build_collectors(const ServeOptions& o) {
     if (o.sources.empty()) return make_collectors(o.common);
+    // Trace inputs are events, not perf records: they have no Perf-type form.
+    if (o.server.framing == Framing::Perf)
+        spdlog::warn("--framing perf is for live captures: the trace inputs (--source) are "
+                     "streamed in the gator (v6.8) framing, handshake GATOR 680");
     return make_ingest_collectors(o.sources, "", o.binaries, o.debug_dirs);
 }
 
@@ -52,6 +56,7 @@ ServeOptions merge_service_config(const ServeOptions& cli, const ServiceConfig& 
         o.discovery_ports = *file.discovery_ports;
     if (file.max_connections && !given(cli, "--max-connections"))
         o.server.max_connections = *file.max_connections;
+    if (file.framing && !given(cli, "--framing")) o.server.framing = *file.framing;
     return o;
 }
 
@@ -64,6 +69,7 @@ std::vector<std::string> settings_needing_restart(const ServeOptions& running,
     if (running.discovery_ports != wanted.discovery_ports) out.emplace_back("APCGATE_DISCOVERY_PORT");
     if (running.server.max_connections != wanted.server.max_connections)
         out.emplace_back("APCGATE_MAX_CONNECTIONS");
+    if (running.server.framing != wanted.server.framing) out.emplace_back("APCGATE_FRAMING");
     return out;
 }
 

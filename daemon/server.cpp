@@ -88,7 +88,8 @@ asio::awaitable<void> Server::accept_loop() {
             continue;
         }
         socket.set_option(asio::ip::tcp::no_delay(true), ec);
-        auto conn = std::make_shared<Connection>(std::move(socket), service_, options_.limits);
+        auto conn = std::make_shared<Connection>(std::move(socket), service_, options_.limits,
+                                                 options_.framing);
         connections_.push_back(conn);
         conn->start();
     }

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "daemon/capture_service.hpp"
+#include "daemon/framing.hpp"
 #include "daemon/connection.hpp"
 
 namespace apcgate::daemon {
@@ -21,6 +22,7 @@ struct ServerOptions {
     std::uint16_t port = 8080;
     std::size_t max_connections = 16;
     ConnectionLimits limits;
+    Framing framing = Framing::Gator;  // of live captures (framing.hpp)
 };
 
 class Server {

@@ -164,6 +164,14 @@ Status apply(ServiceConfig& cfg, const Assignment& a, const std::string& input) 
         if (ports.empty() || ports.size() > kMaxDiscoveryPorts)
             return invalid("expected 1 to " + std::to_string(kMaxDiscoveryPorts) + " ports");
         cfg.discovery_ports = std::move(ports);
+    } else if (a.key == "APCGATE_FRAMING") {
+        if (a.value == "gator") {
+            cfg.framing = Framing::Gator;
+        } else if (a.value == "perf") {
+            cfg.framing = Framing::Perf;
+        } else {
+            return invalid("expected gator or perf");
+        }
     } else if (a.key == "APCGATE_MAX_CONNECTIONS") {
         cfg.max_connections = to_number<std::size_t>(a.value, 1, 4096);
         if (!cfg.max_connections) return invalid("expected 1..4096");

@@ -24,6 +24,7 @@
 //   APCGATE_DISCOVERY_PORT="30001 30003"  UDP ports of discovery requests, separated by spaces
 //                              or commas (--discovery-port)
 //   APCGATE_MAX_CONNECTIONS=16 connections served at once (--max-connections)
+//   APCGATE_FRAMING=gator      gator or perf: the frames of live captures (--framing)
 // Other keys are reported as warnings and ignored (other tools may share the file).
 #pragma once
 
@@ -36,6 +37,7 @@
 #include <vector>
 
 #include "protocol/wire/result.hpp"
+#include "daemon/framing.hpp"
 
 namespace apcgate::daemon {
 
@@ -52,6 +54,7 @@ struct ServiceConfig {
     std::optional<bool> discovery;
     std::optional<std::vector<std::uint16_t>> discovery_ports;
     std::optional<std::size_t> max_connections;
+    std::optional<Framing> framing;
     std::vector<std::string> warnings;  // unknown keys, with their line
 };
 

@@ -85,5 +85,18 @@ TEST(ServeMerge, PortListenDiscoveryAndLimitNeedARestart) {
     EXPECT_TRUE(settings_needing_restart(running, live).empty());
 }
 
+TEST(ServeMerge, FramingComesFromTheFileUnlessGivenAndNeedsARestart) {
+    ServiceConfig f;
+    f.framing = Framing::Perf;
+    EXPECT_EQ(merge_service_config(ServeOptions{}, f).server.framing, Framing::Perf);
+    ServeOptions cli;
+    cli.given = {"--framing"};
+    EXPECT_EQ(merge_service_config(cli, f).server.framing, Framing::Gator);
+    ServeOptions running, wanted;
+    wanted.server.framing = Framing::Perf;
+    EXPECT_EQ(settings_needing_restart(running, wanted),
+              std::vector<std::string>{"APCGATE_FRAMING"});
+}
+
 }  // namespace
 }  // namespace apcgate::daemon

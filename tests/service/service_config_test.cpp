@@ -140,5 +140,18 @@ TEST(ServiceConfig, AMissingFileIsAnErrorNamingIt) {
     EXPECT_NE(c.error().to_string().find("/nonexistent/apcgate.conf"), std::string::npos);
 }
 
+TEST(ServiceConfig, FramingIsGatorOrPerf) {
+    auto perf = parse("APCGATE_FRAMING=perf\n");
+    ASSERT_TRUE(perf) << perf.error().to_string();
+    EXPECT_EQ(perf->framing, std::optional<Framing>(Framing::Perf));
+    auto gator = parse("APCGATE_FRAMING=gator\n");
+    ASSERT_TRUE(gator) << gator.error().to_string();
+    EXPECT_EQ(gator->framing, std::optional<Framing>(Framing::Gator));
+    auto bad = parse("APCGATE_FRAMING=950\n");
+    ASSERT_FALSE(bad.ok());
+    EXPECT_EQ(bad.error().field, "APCGATE_FRAMING");
+    EXPECT_NE(bad.error().message.find("gator or perf"), std::string::npos) << bad.error().message;
+}
+
 }  // namespace
 }  // namespace apcgate::daemon

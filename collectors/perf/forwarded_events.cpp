@@ -1,0 +1,164 @@
+#include "collectors/perf/forwarded_events.hpp"
+
+#include <sys/ioctl.h>
+
+#include <cerrno>
+#include <cstring>
+
+#include "protocol/model/timeline_clock.hpp"
+
+namespace apcgate::collectors::perf {
+
+namespace {
+
+constexpr std::uint64_t kGroupRead = PERF_FORMAT_ID | PERF_FORMAT_GROUP |
+                                     PERF_FORMAT_TOTAL_TIME_ENABLED |
+                                     PERF_FORMAT_TOTAL_TIME_RUNNING;
+
+perf_event_attr common(std::uint32_t type, std::uint64_t config, bool kernel) {
+    perf_event_attr a;
+    std::memset(&a, 0, sizeof a);
+    a.size = sizeof a;
+    a.type = type;
+    a.config = config;
+    a.exclude_kernel = kernel ? 0 : 1;
+    a.exclude_callchain_kernel = kernel ? 0 : 1;
+    a.exclude_hv = 1;
+    a.use_clockid = 1;
+    a.clockid = model::kTimelineClock;
+    a.sample_id_all = 1;
+    return a;
+}
+
+}  // namespace
+
+std::vector<KeyedAttr> forwarded_attrs(const SessionPlan& plan) {
+    std::vector<KeyedAttr> out;
+    const bool have_switch = plan.sched_switch_id.has_value();
+    {
+        perf_event_attr a = common(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_DUMMY, plan.kernel);
+        a.sample_type = PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_STREAM_ID |
+                        PERF_SAMPLE_IDENTIFIER;
+        a.read_format =
+            PERF_FORMAT_ID | PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
+        a.disabled = 1;
+        a.pinned = 1;
+        a.mmap = 1;
+        a.mmap2 = 1;
+        a.comm = 1;
+        a.comm_exec = 1;
+        a.task = 1;
+        a.context_switch = have_switch ? 0 : 1;
+        a.watermark = 1;
+        // Wake the reader at half the ring, as gatord does: fewer wake-ups, room for a burst.
+        a.wakeup_watermark = static_cast<std::uint32_t>(plan.ring_bytes / 2);
+        out.push_back({kSidebandKey, a, "side-band"});
+    }
+    if (have_switch) {
+        perf_event_attr a = common(PERF_TYPE_TRACEPOINT, *plan.sched_switch_id, true);
+        a.sample_period = 1;
+        a.sample_type = PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_READ |
+                        PERF_SAMPLE_PERIOD | PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_RAW |
+                        PERF_SAMPLE_IDENTIFIER;
+        a.read_format = kGroupRead;
+        a.disabled = 1;
+        a.pinned = 1;
+        out.push_back({kSwitchLeaderKey, a, "sched:sched_switch"});
+    }
+    if (plan.sample_hz > 0 || !have_switch) {
+        perf_event_attr a = common(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_CPU_CLOCK, plan.kernel);
+        const int hz = plan.sample_hz > 0 ? plan.sample_hz : 1000;
+        a.sample_period = 1'000'000'000ull / static_cast<unsigned>(hz);
+        a.sample_type = PERF_SAMPLE_IP | PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_READ |
+                        PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_IDENTIFIER |
+                        (plan.callchain ? PERF_SAMPLE_CALLCHAIN : 0);
+        a.read_format = kGroupRead;
+        if (!have_switch) a.disabled = 1, a.pinned = 1;  // it leads the group
+        out.push_back({kClockSamplerKey, a, "cpu-clock sampling"});
+    }
+    for (const auto& c : plan.counters) {
+        perf_event_attr a = common(c.type, c.config, plan.kernel);
+        a.sample_type = PERF_SAMPLE_TIME | PERF_SAMPLE_READ | PERF_SAMPLE_PERIOD |
+                        PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_IDENTIFIER;
+        a.read_format = kGroupRead;
+        // Tracepoint counters fire in the kernel: excluding it would count nothing.
+        if (c.type == PERF_TYPE_TRACEPOINT) a.exclude_kernel = 0;
+        out.push_back({c.key, a, c.name});
+    }
+    return out;
+}
+
+Result<std::unique_ptr<ForwardedEvents>> ForwardedEvents::open(const SessionPlan& plan,
+                                                               const EventOpener& opener,
+                                                               std::vector<std::string>& warnings) {
+    if (!(plan.targets.size() == 1 && plan.targets.front() == -1))
+        return Error::at("the Perf framing records the whole system; following processes needs "
+                         "the gator framing");
+    std::unique_ptr<ForwardedEvents> s(new ForwardedEvents());
+    s->attrs_ = forwarded_attrs(plan);
+    for (const int cpu : plan.cpus) {
+        Cpu c;
+        c.cpu = cpu;
+        int leader = -1;
+        bool usable = true;
+        std::vector<int> to_enable;
+        for (std::size_t i = 0; i < s->attrs_.size() && usable; ++i) {
+            KeyedAttr& ka = s->attrs_[i];
+            perf_event_attr attr = ka.attr;
+            const bool is_sideband = i == 0;
+            const bool is_leader = i == 1;
+            const int fd = opener(attr, -1, cpu, is_sideband || is_leader ? -1 : leader, 0);
+            if (fd < 0) {
+                warnings.push_back(open_failure(ka.what, cpu, fd));
+                // Without its side-band ring or group leader the CPU has nothing to give.
+                if (is_sideband || is_leader) usable = false;
+                continue;
+            }
+            s->fds_.emplace_back(fd);
+            if (is_sideband) {
+                Result<PerfRing> ring = PerfRing::map(fd, plan.ring_bytes);
+                for (std::size_t b = plan.ring_bytes / 2; !ring && b >= 8192; b /= 2)
+                    ring = PerfRing::map(fd, b);
+                if (!ring) {
+                    warnings.push_back("cpu " + std::to_string(cpu) + ": " + ring.error().message);
+                    usable = false;
+                    continue;
+                }
+                c.owner_fd = fd;
+                c.ring = std::move(ring).value();
+            } else if (::ioctl(fd, PERF_EVENT_IOC_SET_OUTPUT, c.owner_fd) != 0) {
+                warnings.push_back(ka.what + " on cpu " + std::to_string(cpu) +
+                                   ": cannot share the ring: " + std::strerror(errno));
+                if (is_leader) usable = false;
+                continue;
+            }
+            if (is_leader) leader = fd;
+            std::uint64_t id = 0;
+            if (::ioctl(fd, PERF_EVENT_IOC_ID, &id) != 0) {
+                warnings.push_back(ka.what + ": PERF_EVENT_IOC_ID failed: " + std::strerror(errno));
+                continue;
+            }
+            c.ids.emplace_back(id, ka.key);
+            if (is_sideband || is_leader) to_enable.push_back(fd);
+        }
+        if (!usable) continue;
+        s->enable_fds_.insert(s->enable_fds_.end(), to_enable.begin(), to_enable.end());
+        s->cpus_.push_back(std::move(c));
+    }
+    if (s->cpus_.empty())
+        return Error::at(warnings.empty() ? "no perf ring could be opened" : warnings.front());
+    return s;
+}
+
+Status ForwardedEvents::enable() {
+    for (const int fd : enable_fds_)
+        if (::ioctl(fd, PERF_EVENT_IOC_ENABLE, 0) != 0)
+            return Error::at(std::string("PERF_EVENT_IOC_ENABLE: ") + std::strerror(errno));
+    return {};
+}
+
+void ForwardedEvents::disable() {
+    for (const int fd : enable_fds_) ::ioctl(fd, PERF_EVENT_IOC_DISABLE, 0);
+}
+
+}  // namespace apcgate::collectors::perf

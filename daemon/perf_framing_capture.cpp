@@ -1,0 +1,259 @@
+#include "daemon/perf_framing_capture.hpp"
+
+#include <spdlog/spdlog.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+#include <cstring>
+#include <ctime>
+
+#include "collectors/perf/capture_plan.hpp"
+#include "collectors/perf/forwarded_texts.hpp"
+#include "collectors/perf/perf_source.hpp"
+#include "collectors/perf/proc_reader.hpp"
+#include "protocol/model/timeline_clock.hpp"
+#include "protocol/perf_framing/frame_writer.hpp"
+#include "protocol/wire/overloaded.hpp"
+
+namespace apcgate::daemon {
+
+namespace {
+
+namespace pf = collectors::perf;
+namespace fr = perf_framing;
+
+// Raw bytes per PERF_DATA frame: a packed word takes at most 10/8 of its raw size, so frames
+// stay within the 1 MiB gatord's readers expect.
+constexpr std::size_t kMaxRawPerFrame = 800u * 1024;
+// Unsent bytes above which a poll leaves the rings alone (see poll()).
+constexpr std::uint64_t kMaxUnsentBytes = 8u << 20;
+
+std::int64_t clock_ns(clockid_t id) {
+    timespec ts{};
+    ::clock_gettime(id, &ts);
+    return static_cast<std::int64_t>(ts.tv_sec) * 1'000'000'000 + ts.tv_nsec;
+}
+
+std::uint64_t load_le64(const std::uint8_t* p) {
+    std::uint64_t v = 0;
+    for (int i = 0; i < 8; ++i) v |= static_cast<std::uint64_t>(p[i]) << (8 * i);
+    return v;
+}
+
+fr::SummaryValues summary_values(std::int64_t base, bool switch_records, bool tracepoints) {
+    fr::SummaryValues s;
+    s.realtime_ns = clock_ns(CLOCK_REALTIME);
+    s.boottime_ns = clock_ns(CLOCK_BOOTTIME);
+    s.monotonic_raw_ns = base;
+    s.monotonic_ns = clock_ns(CLOCK_MONOTONIC);
+    utsname u{};
+    if (::uname(&u) == 0) {
+        s.attributes.emplace_back("uname", std::string(u.sysname) + " " + u.nodename + " " +
+                                               u.release + " " + u.version + " " + u.machine +
+                                               " GNU/Linux");
+    }
+    s.attributes.emplace_back("PAGESIZE", std::to_string(::sysconf(_SC_PAGESIZE)));
+    // Every attr samples CLOCK_MONOTONIC_RAW (use_clockid): no PERF_SYNC frames are needed.
+    s.attributes.emplace_back("nosync", "");
+    s.attributes.emplace_back("perf.can_access_tracepoints", tracepoints ? "1" : "0");
+    s.attributes.emplace_back("perf.has_attr_context_switch", switch_records ? "1" : "0");
+    s.attributes.emplace_back("perf.is_root", ::geteuid() == 0 ? "1" : "0");
+    s.attributes.emplace_back("perf.is_system_wide", "1");
+    return s;
+}
+
+}  // namespace
+
+PerfFramingCapture::~PerfFramingCapture() { stop(); }
+
+std::int64_t PerfFramingCapture::now() const { return model::timeline_clock_ns() - base_; }
+
+void PerfFramingCapture::frame(const std::vector<std::uint8_t>& body) {
+    sink_.frame(body);
+    ++totals_.frames;
+    totals_.bytes += body.size();
+}
+
+Result<std::unique_ptr<PerfFramingCapture>> PerfFramingCapture::start(
+    CollectorSet& collectors, const model::CaptureSettings& settings,
+    const model::CaptureCounters& counters, CaptureSink& sink,
+    const std::filesystem::path& proc_root) {
+    pf::PerfSource* perf = nullptr;
+    for (auto& s : collectors.sources)
+        if (auto* p = dynamic_cast<pf::PerfSource*>(s.get())) perf = p;
+    if (perf == nullptr || !perf->capabilities().usable)
+        return Error::at("the Perf framing needs perf events, and they do not open here");
+    const pf::Capabilities& caps = perf->capabilities();
+
+    std::unique_ptr<PerfFramingCapture> c(new PerfFramingCapture(sink));
+    c->base_ = model::timeline_clock_ns();
+    const collectors::CaptureContext ctx{settings, counters, c->base_};
+    pf::SessionPlan plan = pf::plan_capture(caps, ctx, {-1}, false).session;
+    std::vector<std::string> warnings;
+    auto events = pf::ForwardedEvents::open(plan, pf::kernel_opener(), warnings);
+    for (const auto& w : warnings) spdlog::warn("perf: {}", w);
+    if (!events) return std::move(events).take_error();
+    c->events_ = std::move(events).value();
+
+    std::vector<std::uint8_t> body;
+    fr::write_summary(body, summary_values(c->base_, caps.switch_records, caps.sched_switch.has_value()));
+    c->frame(body);
+
+    body.clear();
+    {
+        fr::AttrsFrameWriter w(body);
+        if (caps.sched_switch) w.format(pf::tracepoint_format_text(caps.sched_switch->format));
+        for (const pf::KeyedAttr& ka : c->events_->attrs()) {
+            std::vector<std::uint8_t> bytes(sizeof ka.attr);
+            std::memcpy(bytes.data(), &ka.attr, sizeof ka.attr);
+            w.pea(bytes, ka.key);
+        }
+    }
+    c->frame(body);
+
+    const pf::ProcReader proc(proc_root);
+    const auto pids = proc.pids();
+    body.clear();
+    {
+        fr::AttrsFrameWriter w(body);
+        for (const std::int32_t pid : pids) {
+            const std::string image = proc.image(pid);
+            for (const std::int32_t tid : proc.tids(pid)) w.comm(pid, tid, image, proc.comm(pid, tid));
+        }
+    }
+    c->frame(body);
+
+    for (auto& cpu : c->events_->cpus()) {
+        body.clear();
+        fr::AttrsFrameWriter(body).keys(cpu.ids);
+        c->frame(body);
+    }
+    if (Status st = c->events_->enable(); !st) return std::move(st).take_error();
+    for (auto& cpu : c->events_->cpus()) {
+        body.clear();
+        fr::AttrsFrameWriter(body).online_cpu(c->now(), cpu.cpu);
+        c->frame(body);
+    }
+    for (const std::int32_t pid : pids) {
+        body.clear();
+        fr::AttrsFrameWriter(body).maps(pid, pid,
+                                        pf::read_proc_text(proc_root, std::to_string(pid) + "/maps"));
+        c->frame(body);
+    }
+    if (const std::string kallsyms = pf::read_proc_text(proc_root, "kallsyms"); !kallsyms.empty()) {
+        body.clear();
+        fr::AttrsFrameWriter(body).kallsyms(kallsyms);
+        c->frame(body);
+    }
+
+    // /proc and /sys counters keep their source; its samples become Block Counter frames.
+    for (auto& s : collectors.sources) {
+        if (s->name() != "procfs") continue;
+        if (Status st = s->start(ctx); !st) {
+            spdlog::warn("{}: {}", s->name(), st.error().to_string());
+            continue;
+        }
+        c->counter_sources_.push_back(s.get());
+    }
+    sink.flush();
+    return c;
+}
+
+void PerfFramingCapture::forward_ring(pf::ForwardedEvents::Cpu& cpu) {
+    drained_.clear();
+    auto drained = cpu.ring.drain(drained_);
+    if (!drained) {
+        spdlog::warn("perf ring cpu {}: {}", cpu.cpu, drained.error().to_string());
+        return;
+    }
+    std::size_t start = 0, pos = 0;
+    const auto send = [&](std::size_t end) {
+        if (end == start) return;
+        body_.clear();
+        fr::write_perf_data(body_, cpu.cpu,
+                            std::span<const std::uint8_t>(drained_).subspan(start, end - start));
+        frame(body_);
+        totals_.record_bytes += end - start;
+        start = end;
+    };
+    while (pos + 8 <= drained_.size()) {
+        const std::uint64_t head = load_le64(drained_.data() + pos);
+        const auto type = static_cast<std::uint32_t>(head);
+        const auto size = static_cast<std::size_t>(head >> 48);
+        // The kernel writes whole records of 8-byte multiples; anything else is not a record.
+        if (size < 8 || size % 8 != 0 || pos + size > drained_.size()) {
+            spdlog::warn("perf ring cpu {}: malformed record header at byte {}: {} bytes dropped",
+                         cpu.cpu, pos, drained_.size() - pos);
+            break;
+        }
+        if (pos + size - start > kMaxRawPerFrame) send(pos);
+        if (type == PERF_RECORD_LOST && size >= 24) {
+            ++totals_.lost_records;
+            totals_.lost_events += load_le64(drained_.data() + pos + 16);
+        } else if (type == PERF_RECORD_LOST_SAMPLES && size >= 16) {
+            ++totals_.lost_records;
+            totals_.lost_events += load_le64(drained_.data() + pos + 8);
+        }
+        ++totals_.records;
+        pos += size;
+    }
+    send(pos);
+}
+
+void PerfFramingCapture::forward_counters(std::vector<model::Event>& events) {
+    std::vector<std::pair<std::int32_t, std::int64_t>> entries;
+    std::optional<model::Nanos> ts;
+    std::int32_t core = 0;
+    for (const model::Event& e : events) {
+        const auto* s = std::get_if<model::CounterSample>(&e);
+        if (s == nullptr) continue;
+        if (!ts || *ts != s->ts) {
+            ts = s->ts;
+            entries.emplace_back(0, s->ts);
+            core = 0;
+        }
+        if (s->core != core) {
+            entries.emplace_back(2, s->core);
+            core = s->core;
+        }
+        entries.emplace_back(s->key, s->value);
+    }
+    events.clear();
+    if (entries.empty()) return;
+    body_.clear();
+    fr::write_block_counter(body_, 0, entries);
+    frame(body_);
+}
+
+void PerfFramingCapture::poll() {
+    if (stopped_) return;
+    // A client that reads slowly: the records stay in the rings, and what the kernel then
+    // cannot write arrives as LOST records (counted), instead of the daemon buffering without
+    // bound.
+    if (sink_.unsent_bytes() <= kMaxUnsentBytes) {
+        for (auto& cpu : events_->cpus()) forward_ring(cpu);
+    } else {
+        ++totals_.polls_held_back;
+    }
+    const model::Nanos t = now();
+    for (collectors::Source* s : counter_sources_) s->poll(t, counter_events_);
+    forward_counters(counter_events_);
+    sink_.flush();
+}
+
+void PerfFramingCapture::stop() {
+    if (stopped_ || !events_) return;
+    events_->disable();
+    for (auto& cpu : events_->cpus()) forward_ring(cpu);
+    const model::Nanos t = now();
+    for (collectors::Source* s : counter_sources_) s->stop(t, counter_events_);
+    forward_counters(counter_events_);
+    stopped_ = true;
+    sink_.flush();
+    sink_.finish();
+    if (totals_.lost_records > 0)
+        spdlog::warn("perf: the kernel dropped {} records ({} LOST records): the reader fell behind",
+                     totals_.lost_events, totals_.lost_records);
+}
+
+}  // namespace apcgate::daemon

@@ -1,0 +1,24 @@
+// `record --framing perf`: the capture loop of a local capture in the Perf-type framing
+// (perf_framing_capture.hpp). run_record has set up the output and its documents; this polls at
+// the live rate until the duration ends, a signal arrives or the command exits.
+#pragma once
+
+#include <functional>
+
+#include "daemon/apc_directory.hpp"
+#include "daemon/capture_service.hpp"
+#include "daemon/cli.hpp"
+
+namespace apcgate::daemon {
+
+struct RecordCommandHooks {
+    std::function<bool()> release;  // lets a gated command run; false when it could not
+    std::function<bool()> exited;   // true once the command (if any) has exited
+};
+
+int record_perf_framing(const RecordOptions& o, CollectorSet& collectors,
+                        const model::CaptureSettings& settings,
+                        const model::CaptureCounters& counters, ApcDirectory& sink,
+                        const RecordCommandHooks& command);
+
+}  // namespace apcgate::daemon

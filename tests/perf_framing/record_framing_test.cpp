@@ -1,0 +1,188 @@
+// `apcgate record --framing perf` on the known workload (perf_workload), checked with the same
+// checker inspect uses, and against `record --framing gator` on the same workload: the
+// switches, samples, names and counters each framing carries for the workload's threads.
+#include <gtest/gtest.h>
+#include <linux/perf_event.h>
+#include <unistd.h>
+
+#include <csignal>
+#include <set>
+#include <thread>
+
+#include "collectors/perf/counter_specs.hpp"
+#include "daemon/perf_capture_summary.hpp"
+#include "daemon_process.hpp"
+#include "tests/perf/perf_capture.hpp"
+
+namespace apcgate {
+namespace {
+
+namespace fs = std::filesystem;
+using collectors::perf::testing::read_capture;
+using collectors::perf::testing::read_tids;
+using e2e::run_apcgate;
+using e2e::temp_dir;
+
+const std::string kWorkload = PERF_WORKLOAD;
+constexpr int kPingPongs = 2000;
+
+// What a Perf-type capture says about each thread of the workload.
+struct PerfView {
+    std::map<int, int> switches_out;  // sched_switch samples, by the tid switching out
+    std::map<int, int> clock_samples; // CPU-clock samples, by tid
+    std::map<int, std::string> names; // COMM messages and records
+    std::map<std::int32_t, std::uint64_t> counter_values;
+};
+
+PerfView view_of(const daemon::PerfCaptureSummary& s, const PerfView& partial) {
+    PerfView v = partial;
+    for (const auto& [tid, name] : s.tally.threads) v.names[tid] = name;
+    for (const auto& [key, kv] : s.tally.counter_values) v.counter_values[key] = kv.values;
+    return v;
+}
+
+std::pair<daemon::PerfCaptureSummary, PerfView> read_perf(const fs::path& dir) {
+    PerfView v;
+    auto s = daemon::summarize_perf_capture(dir, [&](const perf_framing::RecordView& r) {
+        if (r.record->header.type != PERF_RECORD_SAMPLE || !r.record->tid) return;
+        const int tid = static_cast<int>(*r.record->tid);
+        if (r.key == 0x7fffffff) ++v.switches_out[tid];
+        if (r.key == 0x7ffffffd) ++v.clock_samples[tid];
+    });
+    EXPECT_TRUE(s) << s.error().to_string();
+    if (!s) return {};
+    return {std::move(s).value(), v};
+}
+
+bool root() { return ::geteuid() == 0; }
+
+TEST(RecordPerfFraming, CarriesTheWorkloadsSwitchesSamplesNamesAndCounters) {
+    if (!root()) GTEST_SKIP() << "the Perf framing records the whole system: needs root";
+    const fs::path dir = temp_dir("perf-framing");
+    auto [rc, log] = run_apcgate({"record", "--framing", "perf", "-o", (dir / "p.apc").string(),
+                                  "--sample-rate", "high", "--", kWorkload, "--out",
+                                  (dir / "tids").string(), "pingpong",
+                                  std::to_string(kPingPongs), "burn", "500"},
+                                 std::chrono::seconds(60));
+    ASSERT_EQ(rc, 0) << log;
+    const auto tids = read_tids(dir / "tids");
+    ASSERT_EQ(tids.size(), 3U) << log;
+    auto [s, partial] = read_perf(dir / "p.apc");
+    for (const auto& v : s.violations) ADD_FAILURE() << v.offset << ": " << v.text;
+    EXPECT_TRUE(s.valid());
+    EXPECT_EQ(s.captured.type, "Perf");
+    EXPECT_EQ(s.captured.info.protocol, 950);
+    // The Summary comes first in our captures (gatord's put it after its shell frames).
+    const auto& t = s.tally;
+    ASSERT_TRUE(t.summary);
+    EXPECT_EQ(t.frames_by_type.at("Summary"), 1u);
+    EXPECT_GT(t.records.at("SAMPLE"), 0u);
+    EXPECT_GT(t.attrs_messages.at("KEYS"), 0u);
+    EXPECT_GT(t.attrs_messages.at("COMM"), 0u);
+    EXPECT_GT(t.attrs_messages.at("MAPS"), 0u);
+    // Nothing lost silently: a LOST record would be counted here and logged by record.
+    if (t.lost_records > 0) {
+        EXPECT_NE(log.find("dropped"), std::string::npos) << log;
+    }
+
+    const PerfView v = view_of(s, partial);
+    for (const char* who : {"ping", "pong"}) {
+        const int tid = tids.at(who);
+        EXPECT_GE(v.switches_out.count(tid) ? v.switches_out.at(tid) : 0, kPingPongs) << who;
+        ASSERT_TRUE(v.names.count(tid)) << who;
+        EXPECT_EQ(v.names.at(tid), who);
+    }
+    const int burner = tids.at("burner");
+    EXPECT_GT(v.clock_samples.count(burner) ? v.clock_samples.at(burner) : 0, 0);
+}
+
+TEST(RecordPerfFraming, TellsTheSameStoryAsTheGatorFraming) {
+    if (!root()) GTEST_SKIP() << "the Perf framing records the whole system: needs root";
+    const fs::path dir = temp_dir("perf-vs-gator");
+    // The v6.8 capture follows the workload; the Perf one records the system around it.
+    auto [grc, glog] = run_apcgate({"record", "--framing", "gator", "-o", (dir / "g.apc").string(),
+                                    "--sample-rate", "high", "--", kWorkload, "--out",
+                                    (dir / "gtids").string(), "pingpong",
+                                    std::to_string(kPingPongs), "burn", "500"},
+                                   std::chrono::seconds(60));
+    ASSERT_EQ(grc, 0) << glog;
+    auto [prc, plog] = run_apcgate({"record", "--framing", "perf", "-o", (dir / "p.apc").string(),
+                                    "--sample-rate", "high", "--", kWorkload, "--out",
+                                    (dir / "ptids").string(), "pingpong",
+                                    std::to_string(kPingPongs), "burn", "500"},
+                                   std::chrono::seconds(60));
+    ASSERT_EQ(prc, 0) << plog;
+    const auto gt = read_tids(dir / "gtids");
+    const auto pt = read_tids(dir / "ptids");
+    ASSERT_EQ(gt.size(), 3U);
+    ASSERT_EQ(pt.size(), 3U);
+
+    const auto g = read_capture(dir / "g.apc");
+    std::map<int, int> g_switches, g_samples;
+    std::map<int, std::string> g_names;
+    for (const auto& e : g.events) {
+        if (const auto* sw = std::get_if<model::ActivitySwitch>(&e)) ++g_switches[sw->tid];
+        if (const auto* bt = std::get_if<model::Backtrace>(&e)) ++g_samples[bt->tid];
+        if (const auto* n = std::get_if<model::ThreadName>(&e)) g_names[n->tid] = n->name;
+    }
+    auto [s, partial] = read_perf(dir / "p.apc");
+    const PerfView p = view_of(s, partial);
+    EXPECT_TRUE(s.valid());
+    // Per role: both framings name the thread alike, see at least every ping-pong switch, and
+    // sample the burner.
+    for (const char* who : {"ping", "pong", "burner"}) {
+        const int gtid = gt.at(who), ptid = pt.at(who);
+        EXPECT_EQ(g_names[gtid], p.names.count(ptid) ? p.names.at(ptid) : "") << who;
+        if (std::string(who) != "burner") {
+            EXPECT_GE(g_switches[gtid], kPingPongs) << who;
+            EXPECT_GE(p.switches_out.count(ptid) ? p.switches_out.at(ptid) : 0, kPingPongs) << who;
+        }
+    }
+    EXPECT_GT(g_samples[gt.at("burner")], 0);
+    EXPECT_GT(p.clock_samples.count(pt.at("burner")) ? p.clock_samples.at(pt.at("burner")) : 0, 0);
+    // Every counter with values in the v6.8 capture has values in the Perf one.
+    std::set<model::CounterKey> g_keys;
+    for (const auto& e : g.events)
+        if (const auto* c = std::get_if<model::CounterSample>(&e)) g_keys.insert(c->key);
+    std::map<std::string, model::CounterKey> p_keys;
+    for (const auto& c : s.captured.counters) p_keys[c.type] = c.key;
+    for (const auto& [name, gkey] : g.keys) {
+        if (g_keys.count(gkey) == 0 || p_keys.count(name) == 0) continue;
+        // The Perf framing carries lost records themselves (LOST), not a counter of them, and
+        // CPU activity as the sched_switch samples compared above.
+        if (name == collectors::perf::kLostCounter || name == collectors::perf::kActivityCounter)
+            continue;
+        EXPECT_GT(p.counter_values.count(p_keys.at(name)) ? p.counter_values.at(p_keys.at(name)) : 0u,
+                  0u)
+            << name << " has values in the gator framing only";
+    }
+}
+
+TEST(RecordPerfFraming, ACaptureKilledWithSigkillIsValidUpToItsLastFlush) {
+    if (!root()) GTEST_SKIP() << "the Perf framing records the whole system: needs root";
+    const fs::path dir = temp_dir("perf-framing-kill");
+    e2e::DaemonProcess rec({"record", "--framing", "perf", "-o", (dir / "k.apc").string()});
+    // Wait until a flush after the start-up frames has reached the file, then kill without
+    // warning.
+    const fs::path data = dir / "k.apc" / "0000000000";
+    std::uintmax_t first = 0;
+    for (int i = 0; i < 400; ++i) {
+        std::error_code ec;
+        const auto size = fs::file_size(data, ec);
+        if (!ec && size > 0 && first == 0) first = size;        // the start-up frames
+        if (!ec && first > 0 && size > first) break;             // a later flush
+        std::this_thread::sleep_for(std::chrono::milliseconds(25));
+    }
+    ASSERT_GT(first, 0u) << rec.log();
+    rec.signal(SIGKILL);
+    ASSERT_TRUE(rec.wait());
+    auto s = daemon::summarize_perf_capture(dir / "k.apc");
+    ASSERT_TRUE(s) << s.error().to_string();
+    for (const auto& v : s->violations) ADD_FAILURE() << v.offset << ": " << v.text;
+    EXPECT_NE(s->end, apc::StreamEnd::Corrupt);
+    ASSERT_TRUE(s->tally.summary);
+    EXPECT_GT(s->tally.attrs_messages.count("PEA") ? s->tally.attrs_messages.at("PEA") : 0u, 0u);
+}
+
+}  // namespace
+}  // namespace apcgate

@@ -1,0 +1,60 @@
+// `apcgate serve --framing perf` with the in-repo host client: the handshake says GATOR 950,
+// captured.xml type="Perf", and the stream until the end of sequence passes every rule inspect
+// checks; trace inputs keep the v6.8 framing.
+#include <gtest/gtest.h>
+#include <unistd.h>
+
+#include <thread>
+
+#include "perf_capture_check.hpp"
+#include "serve_fixture.hpp"
+
+namespace apcgate::e2e {
+namespace {
+
+class ServePerfFraming : public ServeTest {
+protected:
+    void SetUp() override {}
+};
+
+TEST_F(ServePerfFraming, StreamsAValidPerfCaptureAfterGator950) {
+    if (::geteuid() != 0) GTEST_SKIP() << "the Perf framing records the whole system: needs root";
+    start({"--framing", "perf"});
+    auto c = HostClient::connect(port_);
+    ASSERT_TRUE(c);
+    EXPECT_EQ(c->handshake("VERSION 950\nSTREAMLINE\n"), std::optional<std::string>("GATOR 950\n"));
+    ASSERT_TRUE(c->request(kDeliverXml, kSession));
+    auto captured_xml = c->request_xml("captured");
+    ASSERT_TRUE(captured_xml) << daemon_->log();
+    auto captured = xml::parse_captured(captured_xml->body);
+    ASSERT_TRUE(captured) << captured_xml->body;
+    EXPECT_EQ(captured->type, "Perf");
+    EXPECT_EQ(captured->info.protocol, 950);
+    ASSERT_TRUE(c->send_command(kApcStart));
+    std::this_thread::sleep_for(std::chrono::milliseconds(700));
+    ASSERT_TRUE(c->send_command(kApcStop));
+    const StreamResult all = read_stream(*c, std::chrono::seconds(20));
+    EXPECT_TRUE(all.end_of_sequence) << daemon_->log();
+    const auto checked = check_perf_capture(all.frames, *captured);
+    for (const auto& e : checked.errors) ADD_FAILURE() << e;
+    const auto& t = checked.tally;
+    ASSERT_FALSE(all.frames.empty());
+    // Our Summary is the first frame.
+    EXPECT_EQ(static_cast<std::uint8_t>(all.frames.front()[0]), 1);
+    EXPECT_EQ(t.frames_by_type.count("Summary") ? t.frames_by_type.at("Summary") : 0u, 1u);
+    EXPECT_GT(t.attrs_messages.count("PEA") ? t.attrs_messages.at("PEA") : 0u, 0u);
+    EXPECT_GT(t.records.count("SAMPLE") ? t.records.at("SAMPLE") : 0u, 0u);
+}
+
+TEST_F(ServePerfFraming, TraceInputsKeepTheGatorFraming) {
+    start({"--framing", "perf", "--source",
+           "fxt:" + std::string(APCGATE_TESTDATA_DIR) + "/fxt/fxtcpp_sched.fxt"});
+    auto c = HostClient::connect(port_);
+    ASSERT_TRUE(c);
+    EXPECT_EQ(c->handshake(), std::optional<std::string>("GATOR 680\n"));
+    EXPECT_NE(daemon_->log().find("--framing perf is for live captures"), std::string::npos)
+        << daemon_->log();
+}
+
+}  // namespace
+}  // namespace apcgate::e2e

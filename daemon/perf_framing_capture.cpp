@@ -147,15 +147,18 @@ Result<std::unique_ptr<PerfFramingCapture>> PerfFramingCapture::start(
     }
 
     // /proc and /sys counters keep their source; its samples become Block Counter frames.
+    // Application annotations keep theirs; their bytes go out in External frames, as gatord
+    // relays them.
     for (auto& s : collectors.sources) {
-        if (s->name() != "procfs") continue;
+        if (s->name() != "procfs" && s->name() != "annotate") continue;
         if (Status st = s->start(ctx); !st) {
             spdlog::warn("{}: {}", s->name(), st.error().to_string());
             continue;
         }
-        c->counter_sources_.push_back(s.get());
+        c->sources_.push_back(s.get());
     }
     sink.flush();
+    c->started_ = true;
     return c;
 }
 
@@ -200,13 +203,35 @@ void PerfFramingCapture::forward_ring(pf::ForwardedEvents::Cpu& cpu) {
     send(pos);
 }
 
-void PerfFramingCapture::forward_counters(std::vector<model::Event>& events) {
+void PerfFramingCapture::forward_source_events(std::vector<model::Event>& events) {
     std::vector<std::pair<std::int32_t, std::int64_t>> entries;
     std::optional<model::Nanos> ts;
     std::int32_t core = 0;
     for (const model::Event& e : events) {
+        if (const auto* x = std::get_if<model::ExternalData>(&e)) {
+            body_.clear();
+            fr::write_external(body_, x->id, x->bytes);
+            frame(body_);
+            continue;
+        }
+        if (const auto* x = std::get_if<model::ExternalDisconnect>(&e)) {
+            body_.clear();
+            fr::write_external_disconnect(body_, x->id);
+            frame(body_);
+            continue;
+        }
+        // Names: COMM messages and the kernel's COMM records carry them in this framing.
+        if (std::holds_alternative<model::ProcComm>(e) ||
+            std::holds_alternative<model::ThreadName>(e) ||
+            std::holds_alternative<model::CoreName>(e))
+            continue;
         const auto* s = std::get_if<model::CounterSample>(&e);
-        if (s == nullptr) continue;
+        if (s == nullptr) {
+            // E.g. the text form's annotations (the seed's Annotate frames): no Perf-type frame
+            // carries them. Counted and reported, never dropped silently.
+            ++totals_.events_without_frame;
+            continue;
+        }
         if (!ts || *ts != s->ts) {
             ts = s->ts;
             entries.emplace_back(0, s->ts);
@@ -236,21 +261,26 @@ void PerfFramingCapture::poll() {
         ++totals_.polls_held_back;
     }
     const model::Nanos t = now();
-    for (collectors::Source* s : counter_sources_) s->poll(t, counter_events_);
-    forward_counters(counter_events_);
+    for (collectors::Source* s : sources_) s->poll(t, source_events_);
+    forward_source_events(source_events_);
     sink_.flush();
 }
 
 void PerfFramingCapture::stop() {
-    if (stopped_ || !events_) return;
+    // A capture that failed to start sends no end of sequence: its caller reports the error.
+    if (stopped_ || !started_) return;
     events_->disable();
     for (auto& cpu : events_->cpus()) forward_ring(cpu);
     const model::Nanos t = now();
-    for (collectors::Source* s : counter_sources_) s->stop(t, counter_events_);
-    forward_counters(counter_events_);
+    for (collectors::Source* s : sources_) s->stop(t, source_events_);
+    forward_source_events(source_events_);
     stopped_ = true;
     sink_.flush();
     sink_.finish();
+    if (totals_.events_without_frame > 0)
+        spdlog::warn("{} events (e.g. text annotations) have no frame in the Perf framing and "
+                     "were not sent; --framing gator carries them",
+                     totals_.events_without_frame);
     if (totals_.lost_records > 0)
         spdlog::warn("perf: the kernel dropped {} records ({} LOST records): the reader fell behind",
                      totals_.lost_events, totals_.lost_records);

@@ -1,10 +1,11 @@
 // A live capture in the Perf-type framing (gatord 9.x's; `--framing perf`): the perf events are
 // opened as gatord opens its own (collectors/perf/forwarded_events.hpp) and their ring-buffer
 // records forwarded unchanged as PERF_DATA frames; names, images and kernel symbols go out as
-// PERF_ATTRS messages; /proc and /sys counters as Block Counter frames. The sink gets, in order:
+// PERF_ATTRS messages; /proc and /sys counters as Block Counter frames; application
+// annotations as External frames. The sink gets, in order:
 // Summary, PEA and FORMAT, COMM (every thread), KEYS per CPU, then (events enabled) ONLINE_CPU
-// per CPU, MAPS per process, KALLSYMS; then at every poll PERF_DATA per CPU and one Block
-// Counter frame, and a flush. Nothing is decoded on the way: a record costs a copy and its
+// per CPU, MAPS per process, KALLSYMS; then at every poll PERF_DATA per CPU, one Block
+// Counter frame and the annotation bytes that arrived (External frames), and a flush. Nothing is decoded on the way: a record costs a copy and its
 // packing. Records the kernel could not write (a full ring) arrive as LOST records, which are
 // counted and reported at the end.
 #pragma once
@@ -29,6 +30,7 @@ struct PerfFramingTotals {
     std::uint64_t lost_records = 0;    // PERF_RECORD_LOST / LOST_SAMPLES seen
     std::uint64_t lost_events = 0;     // what they say was dropped
     std::uint64_t polls_held_back = 0; // polls that left the rings alone for a slow client
+    std::uint64_t events_without_frame = 0;  // source events the Perf framing cannot carry
 };
 
 class PerfFramingCapture {
@@ -53,16 +55,17 @@ private:
     PerfFramingCapture(CaptureSink& sink) : sink_(sink) {}
     void frame(const std::vector<std::uint8_t>& body);
     void forward_ring(collectors::perf::ForwardedEvents::Cpu& cpu);
-    void forward_counters(std::vector<model::Event>& events);
+    void forward_source_events(std::vector<model::Event>& events);
     [[nodiscard]] std::int64_t now() const;
 
     CaptureSink& sink_;
     std::unique_ptr<collectors::perf::ForwardedEvents> events_;
-    std::vector<collectors::Source*> counter_sources_;
+    std::vector<collectors::Source*> sources_;
     std::int64_t base_ = 0;
     std::vector<std::uint8_t> drained_, body_;
-    std::vector<model::Event> counter_events_;
+    std::vector<model::Event> source_events_;
     PerfFramingTotals totals_;
+    bool started_ = false;
     bool stopped_ = false;
 };
 

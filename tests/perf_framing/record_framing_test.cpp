@@ -6,6 +6,7 @@
 #include <unistd.h>
 
 #include <csignal>
+#include <fstream>
 #include <set>
 #include <thread>
 
@@ -182,6 +183,27 @@ TEST(RecordPerfFraming, ACaptureKilledWithSigkillIsValidUpToItsLastFlush) {
     EXPECT_NE(s->end, apc::StreamEnd::Corrupt);
     ASSERT_TRUE(s->tally.summary);
     EXPECT_GT(s->tally.attrs_messages.count("PEA") ? s->tally.attrs_messages.at("PEA") : 0u, 0u);
+}
+
+// Text-form annotations are the seed's Annotate frames; the Perf framing has none. They must
+// not vanish unannounced.
+TEST(RecordPerfFraming, AnnotationsWithoutAPerfFrameAreReported) {
+    if (!root()) GTEST_SKIP() << "the Perf framing records the whole system: needs root";
+    const fs::path dir = temp_dir("perf-framing-annotate");
+    const fs::path fifo = dir / "annotate";
+    e2e::DaemonProcess rec({"record", "--framing", "perf", "-o", (dir / "a.apc").string(), "-d",
+                            "2", "--annotate-fifo", fifo.string(), "--annotate-socket-name",
+                            "apcgate-test-perf-framing-" + std::to_string(::getpid()),
+                            "--annotate-tcp-port", "0"});
+    for (int i = 0; i < 200 && rec.log().find("recording into") == std::string::npos; ++i)
+        std::this_thread::sleep_for(std::chrono::milliseconds(25));
+    ASSERT_NE(rec.log().find("recording into"), std::string::npos) << rec.log();
+    {
+        std::ofstream out(fifo);
+        out << "phase one\n" << std::flush;
+    }
+    ASSERT_EQ(rec.wait(std::chrono::seconds(20)), std::optional<int>(0)) << rec.log();
+    EXPECT_NE(rec.log().find("have no frame in the Perf framing"), std::string::npos) << rec.log();
 }
 
 }  // namespace

@@ -43,10 +43,10 @@ Result<PluginRef> find_plugin(const char* name) {
     return take_bt_error(std::string("cannot load libbabeltrace2 plugin '") + name + "'");
 }
 
-Status add_trace_source(bt_graph* graph, const bt_plugin* ctf, const fs::path& dir,
+Status add_trace_source(bt_graph* graph, const bt_plugin* ctf, const std::vector<fs::path>& dirs,
                         const std::string& name, bt_logging_level level,
                         const bt_component_source** out) {
-    ValueRef params = fs_source_params(dir);
+    ValueRef params = fs_source_params(dirs);
     if (!params) return Error::at("out of memory building source.ctf.fs parameters");
     const auto* cls = bt_plugin_borrow_source_component_class_by_name_const(ctf, "fs");
     if (cls == nullptr) return Error::at("plugin 'ctf' has no source component class 'fs'");
@@ -82,7 +82,14 @@ Result<std::unique_ptr<TraceGraph>> TraceGraph::open(const std::vector<fs::path>
 
     // A component whose initialisation fails leaves the graph faulty: build it again without
     // that trace. Each pass drops one trace, so this ends.
-    std::vector<fs::path> remaining = traces;
+    std::vector<std::vector<fs::path>> remaining;
+    {
+        // The query parses each metadata file too: what it logs of a bad one is not for the
+        // terminal (build() reports that trace's error).
+        StderrCapture capture;
+        remaining = group_traces(g->ctf_.get(), traces);
+    }
+    const std::size_t trace_count = remaining.size();
     std::optional<Error> last;
     while (!remaining.empty()) {
         std::size_t failed_index = remaining.size();
@@ -92,24 +99,30 @@ Result<std::unique_ptr<TraceGraph>> TraceGraph::open(const std::vector<fs::path>
         if (failed_index >= remaining.size()) return std::move(st).take_error();
         Error e = with_log(std::move(st).take_error(), log);
         if (e.record.empty()) e.record = "CTF trace";  // its metadata or its packet index
-        if (e.input.empty()) std::move(e).in_input(remaining[failed_index].string());
+        if (e.input.empty()) std::move(e).in_input(remaining[failed_index].front().string());
+        if (const auto& dirs = remaining[failed_index]; dirs.size() > 1) {
+            e.message += " (one trace in " + std::to_string(dirs.size()) + " directories:";
+            for (const auto& d : dirs) e.message += " " + d.string();
+            e.message += ")";
+        }
         last = e;
         rejected.push_back(std::move(e));
         remaining.erase(remaining.begin() + static_cast<std::ptrdiff_t>(failed_index));
     }
     Error e = last ? *last : Error::at("no CTF trace to read");
-    if (traces.size() > 1)
-        e.message = "none of the " + std::to_string(traces.size()) +
+    if (trace_count > 1)
+        e.message = "none of the " + std::to_string(trace_count) +
                     " traces could be opened; the last: " + e.message;
     return e;
 }
 
 TraceGraph::~TraceGraph() = default;
 
-Status TraceGraph::build(const std::vector<fs::path>& traces, std::size_t& failed_index,
-                         std::string& log) {
+Status TraceGraph::build(const std::vector<std::vector<fs::path>>& traces,
+                         std::size_t& failed_index, std::string& log) {
     graph_.reset(bt_graph_create(0));
     traces_.clear();
+    trace_count_ = 0;
     max_streams_ = 0;
     if (!graph_) return Error::at("cannot create a libbabeltrace2 graph");
     std::vector<const bt_component_source*> sources;
@@ -118,9 +131,11 @@ Status TraceGraph::build(const std::vector<fs::path>& traces, std::size_t& faile
         StderrCapture capture;
         for (std::size_t i = 0; i < traces.size(); ++i) {
             const bt_component_source* src = nullptr;
-            if (Status ok = check_metadata_file(traces[i] / "metadata"); !ok) {
-                failed_index = i;
-                return ok;
+            for (const auto& dir : traces[i]) {
+                if (Status ok = check_metadata_file(dir / "metadata"); !ok) {
+                    failed_index = i;
+                    return ok;
+                }
             }
             Status st = add_trace_source(graph_.get(), ctf_.get(), traces[i],
                                          "trace-" + std::to_string(i), BT_LOGGING_LEVEL_NONE, &src);
@@ -165,7 +180,8 @@ Status TraceGraph::build(const std::vector<fs::path>& traces, std::size_t& faile
                                bt_component_sink_borrow_input_port_by_index_const(sink, 0),
                                nullptr) != BT_GRAPH_CONNECT_PORTS_STATUS_OK)
         return take_bt_error("cannot connect the muxer to the sink");
-    traces_ = traces;
+    for (const auto& dirs : traces) traces_.insert(traces_.end(), dirs.begin(), dirs.end());
+    trace_count_ = traces.size();
     return {};
 }
 

@@ -2,7 +2,11 @@
 // CTF traces and hands their messages over in timestamp order, a batch at a time. It decodes and
 // orders only; what the messages mean to a capture is the mapper's job (event_mapper.hpp).
 //
-//   source.ctf.fs (one per trace dir) --port per stream--> filter.utils.muxer --> simple sink
+//   source.ctf.fs (one per trace) --port per stream--> filter.utils.muxer --> simple sink
+//
+// A trace may lie in several directories (the outputs of `lttng snapshot record`, or copies of
+// one trace): they are grouped as the babeltrace2 command line groups them (trace_query.hpp)
+// and one source.ctf.fs reads each group, so an event two directories hold is read once.
 //
 // What a source.ctf.fs port yields, per data stream (libbabeltrace2 message types):
 //   stream  := STREAM_BEGINNING (packet | DISCARDED_PACKETS)* STREAM_END
@@ -45,8 +49,9 @@ class TraceGraph {
   public:
     enum class Step { Messages, End, Failed };
 
-    // Builds the graph over `traces`. A trace libbabeltrace2 cannot open is left out and its
-    // error added to `rejected`; an error when none can be opened.
+    // Builds the graph over the trace directories `traces`. A trace libbabeltrace2 cannot open
+    // (all its directories) is left out and its error added to `rejected`; an error when none
+    // can be opened.
     static Result<std::unique_ptr<TraceGraph>> open(
         const std::vector<std::filesystem::path>& traces, MessageHandler& handler,
         std::vector<Error>& rejected);
@@ -60,8 +65,10 @@ class TraceGraph {
     void set_handler(MessageHandler& handler) { handler_ = &handler; }
     // What went wrong when step() said Failed; the graph is unusable afterwards.
     [[nodiscard]] const Error& failure() const { return failure_; }
-    // The traces that were opened, and the most data streams any one of them has.
+    // The directories of the traces that were opened, how many traces they hold, and the most
+    // data streams any one trace has.
     [[nodiscard]] const std::vector<std::filesystem::path>& traces() const { return traces_; }
+    [[nodiscard]] std::size_t trace_count() const { return trace_count_; }
     [[nodiscard]] std::uint64_t max_streams_per_trace() const { return max_streams_; }
     [[nodiscard]] const bt_plugin* ctf_plugin() const { return ctf_.get(); }
 
@@ -69,8 +76,8 @@ class TraceGraph {
     explicit TraceGraph(MessageHandler& handler) : handler_(&handler) {}
     // Adds the sources, muxer and sink; on a source's failure, says which one and what
     // libbabeltrace2 logged meanwhile.
-    Status build(const std::vector<std::filesystem::path>& traces, std::size_t& failed_index,
-                 std::string& log);
+    Status build(const std::vector<std::vector<std::filesystem::path>>& traces,
+                 std::size_t& failed_index, std::string& log);
     static bt_graph_simple_sink_component_consume_func_status consume(bt_message_iterator* it,
                                                                       void* self);
 
@@ -79,6 +86,7 @@ class TraceGraph {
     PluginRef utils_;
     GraphRef graph_;
     std::vector<std::filesystem::path> traces_;
+    std::size_t trace_count_ = 0;
     std::uint64_t max_streams_ = 0;
     Error failure_;
     bool failed_ = false;

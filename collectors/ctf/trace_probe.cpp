@@ -233,7 +233,8 @@ Result<ProbeResult> probe_traces(const std::vector<std::filesystem::path>& trace
     if (!graph) return std::move(graph).take_error();
     r.traces = (*graph)->traces();
     // A failure here is met again, and reported, when the capture reads the trace.
-    while (!handler.done(r.traces.size()) && (*graph)->step() == TraceGraph::Step::Messages) {
+    while (!handler.done((*graph)->trace_count()) &&
+           (*graph)->step() == TraceGraph::Step::Messages) {
     }
     bt_current_thread_clear_error();
     for (const auto& t : r.traces) {

@@ -187,5 +187,37 @@ TEST(CtfLttng, UstTraceConvertsWithBabeltracesCountsPerEventName) {
     fs::remove_all(dir);
 }
 
+// `lttng snapshot record` writes the session's traces again into a new directory each time, with
+// the same trace UUIDs: babeltrace2 reads the directories of one trace as one, each event once.
+TEST(CtfLttng, SnapshotsOfOneSessionAreOneTraceAsForBabeltrace) {
+    REQUIRE_BINARY();
+    if (ust_app().empty())
+        GTEST_SKIP() << "ctf_ust_app was not built (liblttng-ust-dev is not installed)";
+    if (const auto why = lttng_unavailable(); !why.empty()) GTEST_SKIP() << why;
+    if (!babeltrace_available())
+        GTEST_SKIP() << "babeltrace2 (Debian package babeltrace2) is not installed";
+    const fs::path dir = scratch_dir("snapshots");
+    auto snapshots = make_ust_snapshots(dir / "session",
+                                        {{ust_app().string(), "300"}, {ust_app().string(), "200"}});
+    ASSERT_TRUE(snapshots) << snapshots.error().to_string();
+    const Reference ref = babeltrace_reference(*snapshots);
+    ASSERT_EQ(ref.exit_code, 0) << ref.stderr_text;
+    // Both runs once: 2 threads x (300 + 200) ticks.
+    EXPECT_EQ(ref.events.at("apcgate_ctf_test:tick"), 1000U);
+
+    const fs::path out = dir / "out.apc";
+    auto [rc, text] = run_apcgate({"convert", snapshots->string(), "-o", out.string(), "--json"});
+    ASSERT_EQ(rc, 0) << text;
+    const auto json = nlohmann::json::parse(text.substr(text.find('{')), nullptr, false);
+    ASSERT_FALSE(json.is_discarded()) << text;
+    std::map<std::string, std::uint64_t> converted;
+    for (const auto& [kind, s] : json["inputs"][0]["records"].items())
+        if (kind.front() != '(') converted[kind] = s["read"].get<std::uint64_t>();
+    EXPECT_EQ(converted, ref.events);
+    EXPECT_EQ(annotations_per_channel(decode_apc(out)), ref.events);
+    EXPECT_TRUE(inspect(out)["valid"].get<bool>());
+    fs::remove_all(dir);
+}
+
 }  // namespace
 }  // namespace apcgate::ctf_test

@@ -71,6 +71,52 @@ std::string lttng_unavailable() {
     return "lttng-sessiond did not start";
 }
 
+namespace {
+
+// Runs `steps` in order, logging to `log`; the session is destroyed whatever happens.
+Status run_session(const std::string& session, const std::vector<std::string>& steps,
+                   const fs::path& log) {
+    for (const auto& step : steps) {
+        if (sh(step, log) != 0) {
+            sh("lttng destroy " + session, log);
+            return Error::at("`" + step + "` failed: " + read_all(log));
+        }
+    }
+    sh("lttng destroy " + session, log);
+    return {};
+}
+
+std::string program(const std::vector<std::string>& command) {
+    std::string line = "LTTNG_UST_ALLOW_BLOCKING=1";
+    for (const auto& a : command) line += " " + quote(a);
+    return line;
+}
+
+}  // namespace
+
+Result<fs::path> make_ust_snapshots(const fs::path& out,
+                                    const std::vector<std::vector<std::string>>& commands) {
+    LttngLock lock;
+    const std::string session = "apcgate-ctf-snap-" + std::to_string(::getpid());
+    const fs::path log = out.string() + ".log";
+    fs::remove(log);
+    const std::string s = " -s " + session;
+    std::vector<std::string> steps = {
+        "lttng create " + session + " --snapshot --output=" + quote(out.string()),
+        "lttng enable-channel -u" + s + " --subbuf-size=1M --num-subbuf=4 ch",
+        "lttng enable-event -u" + s + " -c ch 'apcgate_ctf_test:*'",
+        "lttng enable-event -u" + s + " -c ch 'lttng_ust_tracef:*'",
+        "lttng start " + session,
+    };
+    for (const auto& command : commands) {
+        steps.push_back(program(command));
+        steps.push_back("lttng snapshot record" + s);
+    }
+    steps.push_back("lttng stop " + session);
+    if (Status st = run_session(session, steps, log); !st) return std::move(st).take_error();
+    return out;
+}
+
 Result<UstTrace> make_ust_trace(const fs::path& out, const std::vector<std::string>& command,
                                 const std::vector<std::string>& contexts) {
     LttngLock lock;
@@ -88,17 +134,9 @@ Result<UstTrace> make_ust_trace(const fs::path& out, const std::vector<std::stri
     };
     for (const auto& c : contexts) steps.push_back("lttng add-context -u" + s + " -c ch -t " + c);
     steps.push_back("lttng start " + session);
-    std::string program = "LTTNG_UST_ALLOW_BLOCKING=1";
-    for (const auto& a : command) program += " " + quote(a);
-    steps.push_back(program);
+    steps.push_back(program(command));
     steps.push_back("lttng stop " + session);
-    for (const auto& step : steps) {
-        if (sh(step, log) != 0) {
-            sh("lttng destroy " + session, log);
-            return Error::at("`" + step + "` failed: " + read_all(log));
-        }
-    }
-    sh("lttng destroy " + session, log);
+    if (Status st = run_session(session, steps, log); !st) return std::move(st).take_error();
     return UstTrace{out, contexts};
 }
 

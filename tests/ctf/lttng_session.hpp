@@ -26,4 +26,11 @@ Result<UstTrace> make_ust_trace(const std::filesystem::path& out,
                                 const std::vector<std::string>& command,
                                 const std::vector<std::string>& contexts);
 
+// A snapshot session (`lttng create --snapshot`, channels in overwrite mode): runs each of
+// `commands` in turn and records a snapshot after each (`lttng snapshot record`), so `out` holds
+// one snapshot-N-... directory per command, each a copy of the same traces (same UUIDs) up to
+// that point.
+Result<std::filesystem::path> make_ust_snapshots(
+    const std::filesystem::path& out, const std::vector<std::vector<std::string>>& commands);
+
 }  // namespace apcgate::ctf_test

@@ -183,9 +183,13 @@ void BasicBlockDecoder::argument(std::span<const std::uint8_t> bytes, std::uint6
                     "an argument that does not follow a record of the same function and thread"));
         return;
     }
+    // The payload carries one call argument: counted as such, as FDR's CallArgument records are,
+    // and shown (or skipped) with its call by the mapper.
+    stats_.read(Stat::CallArgument);
     CallEvent& e = out.back();
     if (e.arg_count >= kMaxCallArgs) {
         stats_.skipped(Stat::BasicArgPayload);
+        stats_.skipped(Stat::CallArgument);
         return;
     }
     if (e.arg_count == 0) e.first_arg = static_cast<std::uint32_t>(out.args.size());

@@ -56,9 +56,19 @@ bool FdrBlockDecoder::argument(CallBatch& out) {
         metadata_kind(rest[0], f.bits) != static_cast<std::uint8_t>(FdrKind::CallArgument))
         return false;
     stats_.read(Stat::CallArgument);
-    if (!expander_.argument(load_u64(rest.data() + 1, f.endian), out))
+    if (!attach_argument(load_u64(rest.data() + 1, f.endian), out))
         stats_.skipped(Stat::CallArgument);  // past kMaxCallArgs, as in use()
     tokenizer_.advance(kMetadataRecordSize);
+    return true;
+}
+
+// A plain entry (action 0) followed by arguments is a function-enter-arg, as llvm-xray reads it
+// and as the mapper shows and counts it: its read count moves over. The entry was counted in
+// this decode() call (it stops only where no argument follows), so before any flush.
+bool FdrBlockDecoder::attach_argument(std::uint64_t value, CallBatch& out) {
+    const bool plain_entry = !out.empty() && out.back().kind == CallKind::Enter;
+    if (!expander_.argument(value, out)) return false;
+    if (plain_entry) stats_.reclassify_read(Stat::FunctionEnter, Stat::FunctionEnterArgs);
     return true;
 }
 
@@ -172,7 +182,7 @@ void FdrBlockDecoder::use(const FdrToken& t, const FunctionRecord& f, CallBatch&
             expander_.tsc_wrap(decode_tsc_wrap(t, fmt));
             break;
         case FdrKind::CallArgument:
-            if (!expander_.argument(decode_call_argument(t, fmt).value, out)) {
+            if (!attach_argument(decode_call_argument(t, fmt).value, out)) {
                 stats_.skipped(Stat::CallArgument);
             }
             break;

@@ -38,6 +38,8 @@ class FdrBlockDecoder {
     bool one_record(CallBatch& out);    // false when the buffer ended
     [[nodiscard]] bool next_is_argument() const;
     void use(const FdrToken& t, const FunctionRecord& f, CallBatch& out);
+    // Gives `value` to the entry just decoded; false when there is none or it has all it shows.
+    bool attach_argument(std::uint64_t value, CallBatch& out);
 
     FdrTokenizer tokenizer_;
     FdrVerifier verifier_;

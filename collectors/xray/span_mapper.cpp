@@ -47,6 +47,7 @@ void SpanMapper::event(model::Nanos ts, std::uint32_t thread, const ThreadInfo& 
                 stats_.read(Stat::DepthLimit);
                 stats_.skipped(Stat::DepthLimit);
                 stats_.skipped(entry_stat(e.kind));
+                if (!args.empty()) stats_.skipped(Stat::CallArgument, args.size());
                 if (depth >= kMaxStack) return;
             } else {
                 // Most calls log no arguments: their text is the name as it is (never empty).

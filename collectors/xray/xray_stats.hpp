@@ -49,6 +49,13 @@ class Stats {
     void read(Stat s, std::uint64_t n = 1) { read_[index(s)] += n; }
     void mapped(Stat s, std::uint64_t n = 1) { mapped_[index(s)] += n; }
     void skipped(Stat s, std::uint64_t n = 1) { skipped_[index(s)] += n; }
+    // One record read as `from` turned out to be a `to` (an entry followed by its arguments is
+    // a function-enter-arg). The record must have been counted since the last flush.
+    void reclassify_read(Stat from, Stat to) {
+        if (read_[index(from)] == 0) return;
+        --read_[index(from)];
+        ++read_[index(to)];
+    }
 
     [[nodiscard]] std::uint64_t read_count(Stat s) const { return read_[index(s)]; }
     [[nodiscard]] std::uint64_t mapped_count(Stat s) const { return mapped_[index(s)]; }

@@ -1,8 +1,11 @@
 // LLVM's own llvm-xray test inputs (FDR v1 and v3, basic-mode v1-v3, with and without logged
 // arguments): per thread, the reader's entries, exits, arguments, TSCs and CPUs equal the
-// reference decode that sits beside each log (llvm-xray convert -output-format=yaml), and the
-// sample binary's instrumentation map gives llvm-xray's symbol names.
+// reference decode that sits beside each log (llvm-xray convert -output-format=yaml), as do the
+// report's read counts per record kind, and the sample binary's instrumentation map gives
+// llvm-xray's symbol names.
 #include <gtest/gtest.h>
+
+#include <map>
 
 #include "collectors/xray/function_names.hpp"
 #include "collectors/xray/xray_header.hpp"
@@ -39,6 +42,19 @@ TEST_P(SharedInput, PerThreadSequenceEqualsLlvmXrayReference) {
     EXPECT_TRUE(d.report->complete()) << d.report->stop_reason()->to_string();
     EXPECT_EQ(d.report->problem_count(), 0U);
     EXPECT_EQ(d.records, in.records);
+    // The report counts the records as llvm-xray names them: an entry followed by arguments is
+    // a function-enter-arg, and each argument a CallArgument (basic mode's ArgPayload too).
+    std::map<std::string, std::uint64_t> want, got;
+    for (const auto& [thread, recs] : ref->threads) {
+        for (const auto& r : recs) {
+            ++want[r.kind];
+            if (!r.args.empty()) want["CallArgument"] += r.args.size();
+        }
+    }
+    for (const auto& [kind, s] : d.report->kinds())
+        if (s.read > 0 && (kind.rfind("function-", 0) == 0 || kind == "CallArgument"))
+            got[kind] = s.read;
+    EXPECT_EQ(got, want);
     auto mine = d.threads;
     sort_by_tsc(mine);
     sort_by_tsc(ref->threads);

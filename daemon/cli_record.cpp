@@ -16,6 +16,7 @@
 #include "daemon/apc_directory.hpp"
 #include "daemon/cli.hpp"
 #include "daemon/exit_codes.hpp"
+#include "daemon/log_text.hpp"
 #include "daemon/record_perf.hpp"
 #include "protocol/perf_framing/codes.hpp"
 #include "xml/captured_perf_xml.hpp"
@@ -201,8 +202,10 @@ int run_record(const RecordOptions& o) {
     CaptureService service(collectors, std::nullopt);
     (void)service.deliver_configuration(*config);
     model::CaptureCounters counters = service.prepare_counters();
-    for (const auto& name : counters.ignored())
-        spdlog::warn("counter {} is not available here", name);
+    if (!counters.ignored().empty()) {
+        spdlog::warn("{} counters are not available here: {}", counters.ignored().size(),
+                     loggable_examples(counters.ignored()));
+    }
 
     auto dir = ApcDirectory::create(o.output, o.force, Durability::Synced);
     if (!dir) {

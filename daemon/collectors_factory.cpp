@@ -9,17 +9,21 @@
 #include "collectors/procfs/cpu_info.hpp"
 #include "collectors/procfs/procfs_source.hpp"
 #include "daemon/cli.hpp"
+#include "daemon/log_text.hpp"
 
 namespace apcgate::daemon {
 
 namespace {
 
-// The collectors' log lines, into the daemon's log.
+// The collectors' log lines, into the daemon's log. They may quote what a local client sent
+// (annotation applications name themselves), so each is kept to one escaped line.
 collectors::LogFn spdlog_sink() {
     return [](collectors::LogLevel level, const std::string& line) {
-        if (level == collectors::LogLevel::Warn) spdlog::warn("{}", line);
-        else if (level == collectors::LogLevel::Info) spdlog::info("{}", line);
-        else spdlog::debug("{}", line);
+        constexpr std::size_t kLongestLine = 1000;
+        const std::string safe = loggable(line, kLongestLine);
+        if (level == collectors::LogLevel::Warn) spdlog::warn("{}", safe);
+        else if (level == collectors::LogLevel::Info) spdlog::info("{}", safe);
+        else spdlog::debug("{}", safe);
     };
 }
 

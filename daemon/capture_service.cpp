@@ -7,6 +7,7 @@
 
 #include "daemon/clocks.hpp"
 #include "daemon/ingest_registry.hpp"
+#include "daemon/log_text.hpp"
 #include "xml/documents.hpp"
 
 namespace apcgate::daemon {
@@ -23,7 +24,7 @@ CaptureService::CaptureService(CollectorSet& collectors, std::optional<ConfigSto
     if (!store_) return;
     auto loaded = store_->load();
     if (!loaded) {
-        spdlog::warn("ignoring stored configuration: {}", loaded.error().to_string());
+        spdlog::warn("ignoring stored configuration: {}", loggable(loaded.error().to_string()));
     } else if (loaded->has_value()) {
         config_ = std::move(**loaded);
         spdlog::info("configuration loaded from {}", store_->file().string());
@@ -55,14 +56,23 @@ std::string CaptureService::captured_xml(const model::CaptureSettings& settings,
 }
 
 Status CaptureService::deliver_configuration(model::Configuration config) {
+    if (const std::size_t repeats = model::drop_repeated_counters(config); repeats > 0)
+        spdlog::info("configuration: {} repeated counter entries dropped", repeats);
+    if (store_) {
+        if (auto encoded = ConfigStore::encode(config); !encoded) {
+            spdlog::warn("configuration refused: {}", loggable(encoded.error().to_string()));
+            return std::move(encoded).take_error();
+        }
+    }
     config_ = std::move(config);
     const auto ignored = model::CaptureCounters::assign(collectors_.catalog, config_).ignored();
-    for (const auto& name : ignored) spdlog::info("configured counter {} is not available here", name);
-    if (!store_) return {};
-    if (Status st = store_->save(config_); !st) {
-        spdlog::warn("configuration not persisted: {}", st.error().to_string());
-        return st;
+    if (!ignored.empty()) {
+        spdlog::info("{} of {} configured counters are not available here: {}", ignored.size(),
+                     config_.counters.size(), loggable_examples(ignored));
     }
+    if (!store_) return {};
+    if (Status st = store_->save(config_); !st)
+        spdlog::warn("configuration not persisted: {}", loggable(st.error().to_string()));
     return {};
 }
 

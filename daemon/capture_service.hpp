@@ -49,7 +49,10 @@ public:
                                            const model::CaptureCounters& counters,
                                            bool local) const;
 
-    // Stores a delivered configuration (memory and state directory).
+    // Takes a delivered configuration: repeated counters dropped (the first one counts), then
+    // kept in memory and in the state directory. An error (answer NAK with it) means it was not
+    // taken: stored, it could not be loaded again. A failure to write the state directory is
+    // logged and is not an error: the configuration applies until the daemon restarts.
     Status deliver_configuration(model::Configuration config);
     [[nodiscard]] const model::Configuration& configuration() const { return config_; }
 

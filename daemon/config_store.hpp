@@ -22,6 +22,10 @@ public:
 
     // The stored configuration, if any; a corrupt file is reported and ignored.
     Result<std::optional<model::Configuration>> load() const;
+    // The text save() writes for `config`, or why load() could not read it back (larger than a
+    // document may be once written out, say): a configuration that is accepted must not turn
+    // into the defaults at the next start. Store and load share one limit this way.
+    static Result<std::string> encode(const model::Configuration& config);
     // Writes configuration.xml atomically, creating the directory if needed.
     Status save(const model::Configuration& config) const;
 

@@ -10,6 +10,7 @@
 #include <asio/write.hpp>
 #include <utility>
 
+#include "daemon/log_text.hpp"
 #include "protocol/perf_framing/codes.hpp"
 #include "xml/captured_perf_xml.hpp"
 #include "xml/documents.hpp"
@@ -120,7 +121,7 @@ void Connection::reply(ResponseCode code, std::string_view body) {
 }
 
 void Connection::fatal(const std::string& message) {
-    spdlog::warn("{}: {}", peer_, message);
+    spdlog::warn("{}: {}", peer_, loggable(message));
     reply(ResponseCode::Error, message);
     close_after_drain();
 }
@@ -268,7 +269,8 @@ void Connection::handle_deliver(const gator::Command& cmd) {
         case xml::DeliveredKind::Configuration: {
             auto c = xml::parse_configuration(cmd.text());
             if (!c) return reply(ResponseCode::Nak, c.error().to_string());
-            (void)service_.deliver_configuration(std::move(c).value());  // logged if not saved
+            if (Status st = service_.deliver_configuration(std::move(c).value()); !st)
+                return reply(ResponseCode::Nak, st.error().to_string());
             prepared_.reset();
             return reply(ResponseCode::Ack);
         }

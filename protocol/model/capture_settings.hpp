@@ -59,4 +59,9 @@ struct Configuration {
     std::vector<ConfiguredCounter> counters;
 };
 
+// Removes the entries of a counter configured before: the first one wins, as when counters are
+// assigned keys (CaptureCounters::assign), so nothing the capture would use is lost. Returns the
+// number removed. A repeated counter would otherwise be stored again and again.
+std::size_t drop_repeated_counters(Configuration& config);
+
 }  // namespace apcgate::model

@@ -6,6 +6,8 @@
 #include <cstdlib>
 #include <fstream>
 
+#include "xml/documents.hpp"
+
 namespace apcgate::daemon {
 namespace {
 
@@ -29,6 +31,56 @@ TEST(ConfigStore, SavesAndLoadsAndCreatesTheDirectory) {
     EXPECT_EQ((*loaded)->counters[1].event, std::optional<std::uint32_t>(0x11));
     EXPECT_EQ((*loaded)->counters[1].count, std::optional<std::int64_t>(10000));
     fs::remove_all(dir.parent_path());
+}
+
+model::Configuration numbered_counters(std::size_t n) {
+    model::Configuration c;
+    for (std::size_t i = 0; i < n; ++i) {
+        std::string name = std::to_string(i);
+        name.insert(0, 8 - name.size(), '0');  // every entry the same length
+        c.counters.push_back({"c" + name, {}, {}, {}});
+    }
+    return c;
+}
+
+// What is accepted must load again after a restart: the largest configuration encode() allows
+// is stored and loaded whole, and one counter more is refused with the reason.
+TEST(ConfigStore, TheLargestStorableConfigurationLoadsAgainAndOneMoreIsRefused) {
+    const std::size_t one = xml::write_configuration(numbered_counters(1)).size();
+    const std::size_t per_entry = xml::write_configuration(numbered_counters(2)).size() - one;
+    const std::size_t largest = (xml::kMaxDocumentBytes - one) / per_entry + 1;
+    const model::Configuration fits = numbered_counters(largest);
+    ASSERT_TRUE(ConfigStore::encode(fits));
+    EXPECT_LE(ConfigStore::encode(fits)->size(), xml::kMaxDocumentBytes);
+    auto over = ConfigStore::encode(numbered_counters(largest + 1));
+    ASSERT_FALSE(over);
+    EXPECT_NE(over.error().message.find("bytes a stored configuration may have"), std::string::npos)
+        << over.error().message;
+
+    const fs::path dir = fs::temp_directory_path() / ("cfgbig-" + std::to_string(::getpid()));
+    fs::remove_all(dir);
+    ConfigStore store(dir);
+    ASSERT_TRUE(store.save(fits));
+    auto loaded = store.load();
+    ASSERT_TRUE(loaded) << loaded.error().to_string();
+    ASSERT_TRUE(loaded->has_value());
+    EXPECT_EQ((*loaded)->counters.size(), largest);
+    EXPECT_FALSE(store.save(numbered_counters(largest + 1)));
+    fs::remove_all(dir);
+}
+
+TEST(ConfigStore, RepeatedCountersAreDroppedTheFirstOneKept) {
+    model::Configuration c;
+    c.counters.push_back({"a", 1, {}, {}});
+    c.counters.push_back({"b", {}, {}, {}});
+    c.counters.push_back({"a", 2, {}, {}});
+    for (int i = 0; i < 1000; ++i) c.counters.push_back({"b", {}, {}, {}});
+    EXPECT_EQ(model::drop_repeated_counters(c), 1001U);
+    ASSERT_EQ(c.counters.size(), 2U);
+    EXPECT_EQ(c.counters[0].counter, "a");
+    EXPECT_EQ(c.counters[0].event, std::optional<std::uint32_t>(1));
+    EXPECT_EQ(c.counters[1].counter, "b");
+    EXPECT_EQ(model::drop_repeated_counters(c), 0U);
 }
 
 TEST(ConfigStore, CorruptFileIsAnErrorNamingIt) {

@@ -13,6 +13,7 @@
 #include "daemon/log_text.hpp"
 #include "protocol/perf_framing/codes.hpp"
 #include "xml/captured_perf_xml.hpp"
+#include "daemon/memory_release.hpp"
 #include "xml/documents.hpp"
 
 namespace apcgate::daemon {
@@ -33,6 +34,14 @@ std::string perf_captured_xml(const CaptureService& service, const model::Captur
     info.protocol = perf_framing::kPerfProtocolVersion;
     return xml::write_captured_perf(
         info, counters, settings.call_stack_unwinding && settings.sample_rate != model::SampleRate::None);
+}
+
+// What a queued message costs: its allocation and the bookkeeping around it (the deque slot,
+// the allocator's header). Counting sizes alone let many small frames use far more memory
+// than the backlog limit said.
+constexpr std::size_t kMessageOverhead = 64;
+std::size_t cost(const std::vector<std::uint8_t>& message) {
+    return message.capacity() + kMessageOverhead;
 }
 
 }  // namespace
@@ -60,46 +69,74 @@ void ConnectionSink::when_drained(std::uint64_t low, std::function<void()> ready
 
 Connection::Connection(asio::ip::tcp::socket socket, CaptureService& service,
                        ConnectionLimits limits, Framing framing)
-    : socket_(std::move(socket)), wake_(socket_.get_executor()), service_(service),
-      limits_(limits), framing_(framing) {
+    : socket_(std::move(socket)), wake_(socket_.get_executor()),
+      watchdog_(socket_.get_executor()), service_(service), limits_(limits),
+      accepted_(Clock::now()), last_command_(accepted_), last_written_(accepted_),
+      framing_(framing) {
     std::error_code ec;
     const auto ep = socket_.remote_endpoint(ec);
     peer_ = ec ? "unknown peer" : ep.address().to_string() + ":" + std::to_string(ep.port());
     wake_.expires_at(asio::steady_timer::time_point::max());
 }
 
-Connection::~Connection() { spdlog::debug("{}: connection released", peer_); }
+Connection::~Connection() {
+    const bool captured = capture_ != nullptr || perf_capture_ != nullptr;
+    capture_.reset();  // the capture's buffers go before the memory is handed back
+    perf_capture_.reset();
+    spdlog::debug("{}: connection released", peer_);
+    if (captured) release_free_memory();
+}
 
 void Connection::start() {
     spdlog::info("{}: connected", peer_);
     auto self = shared_from_this();
     asio::co_spawn(socket_.get_executor(), [self] { return self->read_loop(); }, asio::detached);
     asio::co_spawn(socket_.get_executor(), [self] { return self->write_loop(); }, asio::detached);
+    asio::co_spawn(socket_.get_executor(), [self] { return self->watchdog(); }, asio::detached);
+}
+
+SlotState Connection::slot_state() const {
+    SlotState s;
+    s.closing = closing_;
+    s.handshake_done = parser_.handshake_done();
+    s.capture = (capture_ != nullptr || perf_capture_ != nullptr) && !dropped_;
+    s.since = s.handshake_done ? last_command_ : accepted_;
+    return s;
 }
 
 void Connection::send(std::vector<std::uint8_t> bytes) {
-    if (closing_ && !socket_.is_open()) return;
-    if (backlog_ + bytes.size() > limits_.max_send_backlog) {
-        // The client stopped reading: give up on it rather than grow without bound. Stopping
-        // the capture from inside its own flush would re-enter it, so post that.
-        if (socket_.is_open()) {
-            spdlog::warn("{}: client is not reading ({} bytes unsent); dropping it", peer_, backlog_);
-            std::error_code ec;
-            socket_.close(ec);
-            queue_.clear();
-            backlog_ = 0;
-            drained_ = nullptr;
-            closing_ = true;
-            wake_.cancel();
-            asio::post(socket_.get_executor(), [self = shared_from_this()] {
-                self->stop_capture("client not reading");
-            });
-        }
+    if (dropped_ || !socket_.is_open()) return;
+    if (limits_.max_send_backlog > 0 && backlog_ + cost(bytes) > limits_.max_send_backlog) {
+        drop_slow_client();
         return;
     }
-    backlog_ += bytes.size();
+    enqueue(std::move(bytes));
+}
+
+void Connection::enqueue(std::vector<std::uint8_t> bytes) {
+    backlog_ += cost(bytes);
     queue_.push_back(std::move(bytes));
     wake_.cancel();
+}
+
+void Connection::drop_slow_client() {
+    spdlog::warn("{}: client is not reading ({} bytes unsent); dropping it", peer_, backlog_);
+    dropped_ = true;
+    // Everything still queued is whole messages: dropping them and queueing the Error leaves the
+    // Error right after the message being written, on a frame boundary.
+    for (const auto& m : queue_) backlog_ -= std::min(backlog_, cost(m));
+    std::deque<std::vector<std::uint8_t>>().swap(queue_);
+    drained_ = nullptr;
+    enqueue(gator::response(ResponseCode::Error,
+                            "client not reading: more than " +
+                                std::to_string(limits_.max_send_backlog >> 20) +
+                                " MiB unsent; capture stopped and connection closed"));
+    close_after_drain();
+    release_free_memory();
+    // Stopping the capture from inside its own flush would re-enter it, so post that.
+    asio::post(socket_.get_executor(), [self = shared_from_this()] {
+        self->stop_capture("client not reading");
+    });
 }
 
 void Connection::when_drained(std::size_t low, std::function<void()> ready) {
@@ -127,8 +164,66 @@ void Connection::fatal(const std::string& message) {
 }
 
 void Connection::close_after_drain() {
-    closing_ = true;
+    if (!closing_) {
+        closing_ = true;
+        closing_since_ = Clock::now();
+        watchdog_.cancel();  // the close grace may end before the deadline it waits for
+    }
     wake_.cancel();
+}
+
+void Connection::close_now() {
+    close_after_drain();
+    std::error_code ec;
+    socket_.close(ec);  // the reader's and the writer's operations end with operation_aborted
+    std::deque<std::vector<std::uint8_t>>().swap(queue_);
+    backlog_ = 0;
+    drained_ = nullptr;
+}
+
+void Connection::evict(const std::string& why) {
+    spdlog::info("{}: closed to make room for a new connection ({})", peer_, why);
+    if (writing_ || !queue_.empty() || closing_) {
+        close_now();  // its client is not taking what it has: no Error would get through
+        return;
+    }
+    reply(ResponseCode::Error, "closed to make room for a new connection (" + why + ")");
+    close_after_drain();
+}
+
+std::optional<Connection::Deadline> Connection::deadline() const {
+    if (closing_)
+        return Deadline{std::max(closing_since_, last_written_) + kCloseGrace, "close grace"};
+    if (!parser_.handshake_done()) {
+        if (limits_.handshake_timeout.count() == 0) return std::nullopt;
+        return Deadline{accepted_ + limits_.handshake_timeout, "handshake not completed within"};
+    }
+    // A capture's connection ends with the capture (close_after_drain wakes the watchdog then).
+    if (capture_ != nullptr || perf_capture_ != nullptr || limits_.idle_timeout.count() == 0)
+        return std::nullopt;
+    return Deadline{last_command_ + limits_.idle_timeout, "no command within"};
+}
+
+asio::awaitable<void> Connection::watchdog() {
+    while (!writer_done_) {
+        const auto due = deadline();
+        if (due && Clock::now() >= due->when) {
+            if (closing_) {
+                spdlog::info("{}: client took none of the last bytes in {} s; closing", peer_,
+                             kCloseGrace.count());
+                close_now();
+                break;
+            }
+            const auto limit = parser_.handshake_done() ? limits_.idle_timeout
+                                                        : limits_.handshake_timeout;
+            fatal(std::string(due->why) + " " + std::to_string(limit.count()) + " s");
+            continue;  // now closing: the close grace is next
+        }
+        watchdog_.expires_at(due ? due->when : Clock::time_point::max());
+        std::error_code ec;
+        co_await watchdog_.async_wait(asio::redirect_error(use_awaitable, ec));
+    }
+    watchdog_done_ = true;
 }
 
 void Connection::shutdown(const std::string& reason) {
@@ -150,17 +245,24 @@ asio::awaitable<void> Connection::write_loop() {
             wake_.expires_at(asio::steady_timer::time_point::max());
             continue;
         }
-        // Gather everything queued into one write: fewer syscalls while streaming.
+        // Gather what is queued into one write (fewer syscalls while streaming), up to a chunk.
         inflight.clear();
         buffers.clear();
-        while (!queue_.empty()) {
+        std::size_t gathered = 0;
+        while (!queue_.empty() &&
+               (inflight.empty() || gathered + queue_.front().size() <= kWriteChunk)) {
+            gathered += queue_.front().size();
             inflight.push_back(std::move(queue_.front()));
             queue_.pop_front();
         }
         for (const auto& b : inflight) buffers.emplace_back(asio::buffer(b));
         std::error_code ec;
+        writing_ = true;
         co_await asio::async_write(socket_, buffers, asio::redirect_error(use_awaitable, ec));
-        for (const auto& b : inflight) backlog_ -= std::min(backlog_, b.size());
+        writing_ = false;
+        last_written_ = Clock::now();
+        for (const auto& b : inflight) backlog_ -= std::min(backlog_, cost(b));
+        inflight.clear();
         if (ec) {
             spdlog::debug("{}: write failed: {}", peer_, ec.message());
             closing_ = true;
@@ -173,6 +275,7 @@ asio::awaitable<void> Connection::write_loop() {
     socket_.shutdown(asio::ip::tcp::socket::shutdown_both, ignored);
     socket_.close(ignored);
     writer_done_ = true;
+    watchdog_.cancel();
     stop_capture("client disconnected");
 }
 
@@ -200,13 +303,15 @@ asio::awaitable<void> Connection::read_loop() {
             data = data.subspan(used);
             if (item.kind == gator::CommandReader::Kind::NeedMore) break;
             if (item.kind == gator::CommandReader::Kind::HandshakeDone) {
+                last_command_ = Clock::now();
                 const std::string_view hello =
                     perf_framing() ? kPerfHandshakeReply : gator::kHandshakeReply;
                 send({hello.begin(), hello.end()});
             } else if (item.kind == gator::CommandReader::Kind::Error) {
                 fatal(std::move(item.error).in_input(peer_).to_string());
-            } else if (!handle(item.command)) {
-                close_after_drain();
+            } else {
+                last_command_ = Clock::now();
+                if (!handle(item.command)) close_after_drain();
             }
         }
     }

@@ -2,11 +2,18 @@
 // coroutine feeds the CommandReader (the request parser) and handles each command; replies and
 // APC frames go through one ordered send queue drained by a writer coroutine, so a capture can
 // stream frames while pings are answered. Nothing blocks; closing cancels pending reads/writes.
+// A watchdog coroutine (as in Asio's echo_server_with_deadline example) enforces the deadlines:
+// the handshake must be complete within ConnectionLimits::handshake_timeout of the accept,
+// however slowly its bytes trickle in; a connection without a capture is closed after
+// idle_timeout without a complete command; a closing connection whose client takes none of its
+// last bytes is cut after kCloseGrace. A capture's connection is never timed out: Streamline
+// keeps it quiet apart from pings.
 #pragma once
 
 #include <asio/awaitable.hpp>
 #include <asio/ip/tcp.hpp>
 #include <asio/steady_timer.hpp>
+#include <chrono>
 #include <deque>
 #include <functional>
 #include <memory>
@@ -16,6 +23,7 @@
 
 #include "daemon/capture_service.hpp"
 #include "daemon/capture_sink.hpp"
+#include "daemon/slot_policy.hpp"
 #include "protocol/gator/command.hpp"
 #include "daemon/framing.hpp"
 #include "daemon/perf_live_capture.hpp"
@@ -26,7 +34,13 @@ namespace apcgate::daemon {
 class Connection;
 
 struct ConnectionLimits {
-    std::size_t max_send_backlog = 64 * 1024 * 1024;  // queued but unsent bytes
+    // Queued but unsent bytes (as allocated, per message) before a client is taken to have
+    // stopped reading: its capture stops and it gets an Error. 0: no limit.
+    std::size_t max_send_backlog = 64 * 1024 * 1024;
+    // From the accept to the end of the handshake (however slowly it arrives); 0: no limit.
+    std::chrono::seconds handshake_timeout{10};
+    // Without a complete command while no capture runs on it; 0: no limit.
+    std::chrono::seconds idle_timeout{600};
 };
 
 // Frames of a live capture as APC Data responses on this connection.
@@ -46,6 +60,14 @@ private:
 
 class Connection : public std::enable_shared_from_this<Connection> {
 public:
+    using Clock = std::chrono::steady_clock;
+    // How long a closing connection may wait for its client to take its last bytes (an Error,
+    // a capture's last frames) without any of them being taken.
+    static constexpr std::chrono::seconds kCloseGrace{10};
+    // Bytes handed to the socket in one write at most (at least one message): what is in
+    // flight cannot be taken back, so a client dropped for not reading holds no more than this.
+    static constexpr std::size_t kWriteChunk = 256 * 1024;
+
     Connection(asio::ip::tcp::socket socket, CaptureService& service, ConnectionLimits limits,
                Framing framing = Framing::Gator);
     ~Connection();
@@ -53,7 +75,11 @@ public:
     void start();
     // Ends a running capture cleanly (end of sequence), then closes after the queue drains.
     void shutdown(const std::string& reason);
-    [[nodiscard]] bool finished() const { return reader_done_ && writer_done_; }
+    // Gives up the slot for a newer connection (slot_policy.hpp): an Error saying so when it
+    // can go out at once, then closed.
+    void evict(const std::string& why);
+    [[nodiscard]] SlotState slot_state() const;
+    [[nodiscard]] bool finished() const { return reader_done_ && writer_done_ && watchdog_done_; }
     [[nodiscard]] const std::string& peer() const { return peer_; }
 
     void send(std::vector<std::uint8_t> bytes);
@@ -63,8 +89,15 @@ public:
     void when_drained(std::size_t low, std::function<void()> ready);
 
 private:
+    struct Deadline {
+        Clock::time_point when;
+        const char* why;  // what the Error and the log say when it passes
+    };
+
     asio::awaitable<void> read_loop();
     asio::awaitable<void> write_loop();
+    asio::awaitable<void> watchdog();
+    [[nodiscard]] std::optional<Deadline> deadline() const;
     // Returns false when the connection must close.
     bool handle(const gator::Command& cmd);
     void handle_request(const gator::Command& cmd);
@@ -73,6 +106,11 @@ private:
     void reply(gator::ResponseCode code, std::string_view body = {});
     void fatal(const std::string& message);  // Error response, then close
     void close_after_drain();
+    void close_now();  // drops whatever is unsent
+    // The client stopped reading: drop the queue, an Error after the message being written
+    // (so on a frame boundary), stop the capture, close.
+    void drop_slow_client();
+    void enqueue(std::vector<std::uint8_t> bytes);
     void on_capture_ended(const std::string& reason);
     // The framing of this connection's captures: Perf only when asked and there are no trace
     // inputs (framing.hpp).
@@ -83,7 +121,8 @@ private:
     void notify_drained();
 
     asio::ip::tcp::socket socket_;
-    asio::steady_timer wake_;  // wakes the writer when the queue gets data or closing is set
+    asio::steady_timer wake_;      // wakes the writer when the queue gets data or closing is set
+    asio::steady_timer watchdog_;  // the next deadline(); cancelled when that changes
     CaptureService& service_;
     ConnectionLimits limits_;
     std::string peer_;
@@ -93,8 +132,15 @@ private:
     std::function<void()> drained_;  // when_drained()'s waiter, at most one
     std::size_t drained_low_ = 0;
     bool closing_ = false;
+    bool dropped_ = false;  // drop_slow_client(): nothing more is queued
+    bool writing_ = false;  // a write is in flight
     bool reader_done_ = false;
     bool writer_done_ = false;
+    bool watchdog_done_ = false;
+    Clock::time_point accepted_;
+    Clock::time_point last_command_;  // or the handshake's end
+    Clock::time_point closing_since_;
+    Clock::time_point last_written_;  // the last write's completion
     model::CaptureSettings settings_;                 // from a delivered session
     std::optional<model::CaptureCounters> prepared_;  // keys announced in captured.xml
     ConnectionSink sink_{*this};

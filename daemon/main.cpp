@@ -102,8 +102,29 @@ int main(int argc, char** argv) {
         ->transform(CLI::CheckedTransformer(
             std::map<std::string, Framing>{{"gator", Framing::Gator}, {"perf", Framing::Perf}}));
     serve_cmd->add_option("--max-connections", serve.server.max_connections,
-                          "Connections served at once")
-        ->capture_default_str();
+                          "Connections served at once; when all are taken, a new one takes the "
+                          "slot of one still without a handshake, else of the longest idle one "
+                          "without a capture")
+        ->capture_default_str()
+        ->check(CLI::Range(1, 4096));
+    auto handshake_timeout = static_cast<unsigned>(serve.server.limits.handshake_timeout.count());
+    serve_cmd->add_option("--handshake-timeout", handshake_timeout,
+                          "Seconds from connecting to the end of the handshake before a "
+                          "connection is closed (0: no limit)")
+        ->capture_default_str()
+        ->check(CLI::Range(0, 3600));
+    auto idle_timeout = static_cast<unsigned>(serve.server.limits.idle_timeout.count());
+    serve_cmd->add_option("--idle-timeout", idle_timeout,
+                          "Seconds without a command before a connection without a capture is "
+                          "closed (0: never); a capture's connection is never closed for this")
+        ->capture_default_str()
+        ->check(CLI::Range(0, 86400));
+    auto send_backlog_mib = static_cast<unsigned>(serve.server.limits.max_send_backlog >> 20);
+    serve_cmd->add_option("--max-send-backlog", send_backlog_mib,
+                          "MiB queued for a client that does not read before its capture is "
+                          "stopped and it is closed with an Error")
+        ->capture_default_str()
+        ->check(CLI::Range(1, 4096));
     serve_cmd
         ->add_option("--config-file", serve.config_file,
                      "Settings file (/etc/default/apcgate: APCGATE_PORT=, APCGATE_LISTEN=, "
@@ -198,6 +219,9 @@ int main(int argc, char** argv) {
         setup_logging(convert.log_level);
         return run_convert(convert, std::cout, std::cerr);
     }
+    serve.server.limits.handshake_timeout = std::chrono::seconds(handshake_timeout);
+    serve.server.limits.idle_timeout = std::chrono::seconds(idle_timeout);
+    serve.server.limits.max_send_backlog = std::size_t{send_backlog_mib} << 20;
     for (const auto* opt : serve_cmd->get_options())
         if (opt->count() > 0) serve.given.push_back(opt->get_name());
     setup_logging(serve.common.log_level);

@@ -57,6 +57,12 @@ ServeOptions merge_service_config(const ServeOptions& cli, const ServiceConfig& 
     if (file.max_connections && !given(cli, "--max-connections"))
         o.server.max_connections = *file.max_connections;
     if (file.framing && !given(cli, "--framing")) o.server.framing = *file.framing;
+    if (file.handshake_timeout_s && !given(cli, "--handshake-timeout"))
+        o.server.limits.handshake_timeout = std::chrono::seconds(*file.handshake_timeout_s);
+    if (file.idle_timeout_s && !given(cli, "--idle-timeout"))
+        o.server.limits.idle_timeout = std::chrono::seconds(*file.idle_timeout_s);
+    if (file.max_send_backlog_mib && !given(cli, "--max-send-backlog"))
+        o.server.limits.max_send_backlog = std::size_t{*file.max_send_backlog_mib} << 20;
     return o;
 }
 
@@ -70,6 +76,12 @@ std::vector<std::string> settings_needing_restart(const ServeOptions& running,
     if (running.server.max_connections != wanted.server.max_connections)
         out.emplace_back("APCGATE_MAX_CONNECTIONS");
     if (running.server.framing != wanted.server.framing) out.emplace_back("APCGATE_FRAMING");
+    if (running.server.limits.handshake_timeout != wanted.server.limits.handshake_timeout)
+        out.emplace_back("APCGATE_HANDSHAKE_TIMEOUT");
+    if (running.server.limits.idle_timeout != wanted.server.limits.idle_timeout)
+        out.emplace_back("APCGATE_IDLE_TIMEOUT");
+    if (running.server.limits.max_send_backlog != wanted.server.limits.max_send_backlog)
+        out.emplace_back("APCGATE_MAX_SEND_BACKLOG");
     return out;
 }
 

@@ -6,7 +6,7 @@
 //   SIGHUP          re-reads --config-file. The log level applies at once; new sources apply
 //                   when no capture is running (at once, or when the running one ends): the
 //                   stack is rebuilt on the same port and open connections are closed.
-//                   Port, listen address, discovery and connection limit need a restart (said
+//                   Port, listen address, discovery and connection limits need a restart (said
 //                   in the log). A bad file is reported and the running settings stay.
 // A status poll (4 per second) keeps STATUS= ("idle: ..." / "capturing: ...") current and
 // finishes deferred work; it never touches a capture.

@@ -66,6 +66,32 @@ std::size_t Server::connections() const {
         connections_.begin(), connections_.end(), [](const auto& w) { return !w.expired(); }));
 }
 
+bool Server::make_room() {
+    std::vector<std::shared_ptr<Connection>> open;
+    std::vector<SlotState> states;
+    for (const auto& w : connections_) {
+        if (auto c = w.lock()) {
+            states.push_back(c->slot_state());
+            open.push_back(std::move(c));
+        }
+    }
+    const auto victim = slot_to_free(states);
+    if (!victim) return false;
+    const SlotState& s = states[*victim];
+    const std::string age = std::to_string(
+        std::chrono::duration_cast<std::chrono::seconds>(std::chrono::steady_clock::now() - s.since)
+            .count());
+    std::string why = "idle for " + age + " s";
+    if (s.closing) why = "it was closing";
+    else if (!s.handshake_done) why = "no handshake after " + age + " s";
+    open[*victim]->evict(why);
+    // Its slot is free now, though it may take a moment (kCloseGrace at most) to be gone.
+    std::erase_if(connections_, [&](const std::weak_ptr<Connection>& w) {
+        return w.lock() == open[*victim];
+    });
+    return true;
+}
+
 asio::awaitable<void> Server::accept_loop() {
     for (;;) {
         std::error_code ec;
@@ -80,11 +106,12 @@ asio::awaitable<void> Server::accept_loop() {
             continue;
         }
         reap();
-        if (connections_.size() >= options_.max_connections) {
+        if (connections_.size() >= options_.max_connections && !make_room()) {
             const auto err = gator::response(gator::ResponseCode::Error, "too many connections");
             asio::write(socket, asio::buffer(err), ec);  // small, best effort
             socket.close(ec);
-            spdlog::warn("refused a connection: {} already open", connections_.size());
+            spdlog::warn("refused a connection: {} already open, each holding a capture",
+                         connections_.size());
             continue;
         }
         socket.set_option(asio::ip::tcp::no_delay(true), ec);

@@ -1,6 +1,8 @@
 // The TCP front end: listens (default all interfaces, port 8080, like gatord), accepts
-// connections and hands each to a Connection. shutdown() stops accepting and ends every
-// connection cleanly: a running capture gets its last frames and end of sequence first.
+// connections and hands each to a Connection. With max_connections open, a new connection takes
+// the slot of one that is doing nothing useful (slot_policy.hpp) rather than being refused, so
+// idle or half-open sockets cannot keep Streamline out. shutdown() stops accepting and ends
+// every connection cleanly: a running capture gets its last frames and end of sequence first.
 #pragma once
 
 #include <asio/awaitable.hpp>
@@ -39,6 +41,9 @@ private:
     Result<asio::ip::tcp::endpoint> listen_on(const std::string& address);
     asio::awaitable<void> accept_loop();
     void reap();
+    // All slots taken: frees one (slot_policy.hpp) for the connection just accepted; false when
+    // every connection holds a capture.
+    bool make_room();
 
     asio::io_context& io_;
     ServerOptions options_;

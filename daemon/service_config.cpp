@@ -175,6 +175,15 @@ Status apply(ServiceConfig& cfg, const Assignment& a, const std::string& input) 
     } else if (a.key == "APCGATE_MAX_CONNECTIONS") {
         cfg.max_connections = to_number<std::size_t>(a.value, 1, 4096);
         if (!cfg.max_connections) return invalid("expected 1..4096");
+    } else if (a.key == "APCGATE_HANDSHAKE_TIMEOUT") {
+        cfg.handshake_timeout_s = to_number<unsigned>(a.value, 0, 3600);
+        if (!cfg.handshake_timeout_s) return invalid("expected seconds 0..3600");
+    } else if (a.key == "APCGATE_IDLE_TIMEOUT") {
+        cfg.idle_timeout_s = to_number<unsigned>(a.value, 0, 86400);
+        if (!cfg.idle_timeout_s) return invalid("expected seconds 0..86400");
+    } else if (a.key == "APCGATE_MAX_SEND_BACKLOG") {
+        cfg.max_send_backlog_mib = to_number<unsigned>(a.value, 1, 4096);
+        if (!cfg.max_send_backlog_mib) return invalid("expected MiB 1..4096");
     } else {
         cfg.warnings.push_back(input + ": line " + std::to_string(a.line) + ": unknown key " +
                                a.key + " ignored");

@@ -17,6 +17,9 @@ ServiceConfig everything() {
     f.discovery = false;
     f.discovery_ports = std::vector<std::uint16_t>{4000};
     f.max_connections = 3;
+    f.handshake_timeout_s = 2;
+    f.idle_timeout_s = 0;
+    f.max_send_backlog_mib = 5;
     return f;
 }
 
@@ -31,6 +34,9 @@ TEST(ServeMerge, TheFileFillsWhatTheCommandLineLeftOut) {
     EXPECT_FALSE(o.discovery);
     EXPECT_EQ(o.discovery_ports, std::vector<std::uint16_t>{4000});
     EXPECT_EQ(o.server.max_connections, 3U);
+    EXPECT_EQ(o.server.limits.handshake_timeout, std::chrono::seconds(2));
+    EXPECT_EQ(o.server.limits.idle_timeout, std::chrono::seconds(0));
+    EXPECT_EQ(o.server.limits.max_send_backlog, 5U << 20);
 }
 
 TEST(ServeMerge, OptionsGivenOnTheCommandLineWin) {
@@ -43,10 +49,14 @@ TEST(ServeMerge, OptionsGivenOnTheCommandLineWin) {
     cli.common.log_level = "warn";
     cli.discovery = true;
     cli.server.max_connections = 7;
+    cli.server.limits.handshake_timeout = std::chrono::seconds(4);
+    cli.server.limits.idle_timeout = std::chrono::seconds(40);
+    cli.server.limits.max_send_backlog = 9U << 20;
     cli.discovery_ports = {40000};
-    cli.given = {"--port",      "--listen",       "--source",          "--binary",
-                 "--log-level", "--no-discovery", "--max-connections", "--discovery-port",
-                 "--debug-dir"};
+    cli.given = {"--port",           "--listen",         "--source",          "--binary",
+                 "--log-level",      "--no-discovery",   "--max-connections", "--discovery-port",
+                 "--debug-dir",      "--handshake-timeout", "--idle-timeout",
+                 "--max-send-backlog"};
     const ServeOptions o = merge_service_config(cli, everything());
     EXPECT_EQ(o.server.port, 1234);
     EXPECT_EQ(o.server.listen, "::1");
@@ -57,6 +67,9 @@ TEST(ServeMerge, OptionsGivenOnTheCommandLineWin) {
     EXPECT_TRUE(o.discovery);
     EXPECT_EQ(o.discovery_ports, std::vector<std::uint16_t>{40000});
     EXPECT_EQ(o.server.max_connections, 7U);
+    EXPECT_EQ(o.server.limits.handshake_timeout, std::chrono::seconds(4));
+    EXPECT_EQ(o.server.limits.idle_timeout, std::chrono::seconds(40));
+    EXPECT_EQ(o.server.limits.max_send_backlog, 9U << 20);
 }
 
 TEST(ServeMerge, UnsetFileKeysKeepTheCommandLineValues) {
@@ -77,7 +90,9 @@ TEST(ServeMerge, PortListenDiscoveryAndLimitNeedARestart) {
     ServeOptions wanted = merge_service_config(running, everything());
     EXPECT_EQ(settings_needing_restart(running, wanted),
               (std::vector<std::string>{"APCGATE_PORT", "APCGATE_LISTEN", "APCGATE_DISCOVERY",
-                                        "APCGATE_DISCOVERY_PORT", "APCGATE_MAX_CONNECTIONS"}));
+                                        "APCGATE_DISCOVERY_PORT", "APCGATE_MAX_CONNECTIONS",
+                                        "APCGATE_HANDSHAKE_TIMEOUT", "APCGATE_IDLE_TIMEOUT",
+                                        "APCGATE_MAX_SEND_BACKLOG"}));
     // Log level and sources are applied live: not listed.
     ServeOptions live = running;
     live.common.log_level = "debug";

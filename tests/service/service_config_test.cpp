@@ -1,6 +1,8 @@
 // The settings file (/etc/default/apcgate): shell-compatible KEY=value lines, parsed not sourced.
 #include "daemon/service_config.hpp"
 
+#include "daemon/connection.hpp"
+
 #include <gtest/gtest.h>
 
 #include <fstream>
@@ -17,7 +19,8 @@ TEST(ServiceConfig, EveryKeyIsRead) {
         "APCGATE_PORT=9000\nAPCGATE_LISTEN=127.0.0.1\nAPCGATE_SOURCES=\"fxt:/a.fxt  /b c\"\n"
         "APCGATE_BINARY=/bin/x\nAPCGATE_LOG_LEVEL=debug\nAPCGATE_DISCOVERY=no\n"
         "APCGATE_MAX_CONNECTIONS=4\nAPCGATE_DISCOVERY_PORT=30003\n"
-        "APCGATE_DEBUG_DIRS=\"/usr/lib/debug /opt/dbg\"\n");
+        "APCGATE_DEBUG_DIRS=\"/usr/lib/debug /opt/dbg\"\n"
+        "APCGATE_HANDSHAKE_TIMEOUT=3\nAPCGATE_IDLE_TIMEOUT=0\nAPCGATE_MAX_SEND_BACKLOG=8\n");
     ASSERT_TRUE(c) << c.error().to_string();
     EXPECT_EQ(c->port, std::optional<std::uint16_t>(9000));
     EXPECT_EQ(c->listen, std::optional<std::string>("127.0.0.1"));
@@ -29,6 +32,9 @@ TEST(ServiceConfig, EveryKeyIsRead) {
     EXPECT_EQ(c->discovery, std::optional<bool>(false));
     EXPECT_EQ(c->max_connections, std::optional<std::size_t>(4));
     EXPECT_EQ(c->discovery_ports, std::optional(std::vector<std::uint16_t>{30003}));
+    EXPECT_EQ(c->handshake_timeout_s, std::optional<unsigned>(3));
+    EXPECT_EQ(c->idle_timeout_s, std::optional<unsigned>(0));
+    EXPECT_EQ(c->max_send_backlog_mib, std::optional<unsigned>(8));
     EXPECT_TRUE(c->warnings.empty());
 }
 
@@ -92,6 +98,9 @@ TEST(ServiceConfig, ErrorsNameTheFileLineOffsetAndKey) {
         {"APCGATE_DISCOVERY=maybe\n", 0, "line 1", "APCGATE_DISCOVERY", "yes or no"},
         {"APCGATE_LOG_LEVEL=loud\n", 0, "line 1", "APCGATE_LOG_LEVEL", "trace..off"},
         {"APCGATE_MAX_CONNECTIONS=0\n", 0, "line 1", "APCGATE_MAX_CONNECTIONS", "1..4096"},
+        {"APCGATE_HANDSHAKE_TIMEOUT=3601\n", 0, "line 1", "APCGATE_HANDSHAKE_TIMEOUT", "0..3600"},
+        {"APCGATE_IDLE_TIMEOUT=-1\n", 0, "line 1", "APCGATE_IDLE_TIMEOUT", "0..86400"},
+        {"APCGATE_MAX_SEND_BACKLOG=0\n", 0, "line 1", "APCGATE_MAX_SEND_BACKLOG", "1..4096"},
         {"APCGATE_DISCOVERY_PORT=30001,x\n", 0, "line 1", "APCGATE_DISCOVERY_PORT", "port numbers"},
         {"APCGATE_DISCOVERY_PORT=0\n", 0, "line 1", "APCGATE_DISCOVERY_PORT", "port numbers"},
         {"APCGATE_DISCOVERY_PORT=\n", 0, "line 1", "APCGATE_DISCOVERY_PORT", "1 to 8 ports"},
@@ -129,6 +138,13 @@ TEST(ServiceConfig, TheShippedDefaultFileParsesToTheDefaults) {
     EXPECT_TRUE(c->sources->empty());
     EXPECT_EQ(c->log_level, std::optional<std::string>("info"));
     EXPECT_EQ(c->max_connections, std::optional<std::size_t>(16));
+    const ConnectionLimits defaults;
+    EXPECT_EQ(c->handshake_timeout_s,
+              std::optional<unsigned>(static_cast<unsigned>(defaults.handshake_timeout.count())));
+    EXPECT_EQ(c->idle_timeout_s,
+              std::optional<unsigned>(static_cast<unsigned>(defaults.idle_timeout.count())));
+    EXPECT_EQ(c->max_send_backlog_mib,
+              std::optional<unsigned>(static_cast<unsigned>(defaults.max_send_backlog >> 20)));
     EXPECT_FALSE(c->binary);           // commented out
     EXPECT_FALSE(c->debug_dirs);       // commented out: the built-in /usr/lib/debug
     EXPECT_FALSE(c->discovery_ports);  // commented out: the built-in 30001 and 30003

@@ -4,6 +4,7 @@
 #include <limits>
 
 #include "xml/attribute_reader.hpp"
+#include "xml/captured_perf_xml.hpp"
 #include "xml/documents.hpp"
 #include "xml/xml_document.hpp"
 #include "xml/xml_writer.hpp"
@@ -58,12 +59,12 @@ Result<CapturedCounter> read_counter(pugi::xml_node element) {
 
 }  // namespace
 
-std::string write_captured(const model::CaptureInfo& info, const model::CaptureCounters& counters) {
-    XmlWriter w;
-    w.open("captured")
-        .attr("version", "1")
-        .attr("type", "Gator")
-        .attr_int("protocol", info.protocol);
+namespace {
+
+// What both framings' captured.xml share after the root's own attributes: the capture's
+// creation, the target (with its os for Perf-type captures) and the keyed counters.
+std::string finish_captured(XmlWriter& w, const model::CaptureInfo& info,
+                            const model::CaptureCounters& counters, std::string_view os) {
     if (info.created) w.attr_int("created", *info.created);
     if (info.local_capture) w.attr_bool("local_capture", true);
 
@@ -73,8 +74,9 @@ std::string write_captured(const model::CaptureInfo& info, const model::CaptureC
         .attr_int("sample_rate", t.sample_rate_hz)
         .attr_int("cores", t.cores)
         .attr_hex("cpuid", t.cpuid)
-        .attr_bool("supports_live", t.supports_live)
-        .close();
+        .attr_bool("supports_live", t.supports_live);
+    if (!os.empty()) w.attr("os", os);
+    w.close();
 
     w.open("counters");
     for (const model::KeyedCounter& c : counters.enabled()) {
@@ -87,6 +89,28 @@ std::string write_captured(const model::CaptureInfo& info, const model::CaptureC
         w.close();
     }
     return w.finish();
+}
+
+}  // namespace
+
+std::string write_captured(const model::CaptureInfo& info, const model::CaptureCounters& counters) {
+    XmlWriter w;
+    w.open("captured")
+        .attr("version", "1")
+        .attr("type", "Gator")
+        .attr_int("protocol", info.protocol);
+    return finish_captured(w, info, counters, {});
+}
+
+std::string write_captured_perf(const model::CaptureInfo& info,
+                                const model::CaptureCounters& counters, bool call_stacks) {
+    XmlWriter w;
+    w.open("captured")
+        .attr("version", "1")
+        .attr("backtrace_processing", call_stacks ? "perf" : "none")
+        .attr("type", "Perf")
+        .attr_int("protocol", info.protocol);
+    return finish_captured(w, info, counters, "linux");
 }
 
 Result<CapturedDoc> parse_captured(std::string_view doc) {

@@ -106,6 +106,7 @@ PollResult FxtSource::poll(model::Nanos now, std::vector<model::Event>& out) {
     for (std::size_t i = first; i < out.size(); ++i)
         run.last = std::max(run.last, model::timestamp_of(out[i]));
     if (chunk.finished) {
+        run.mapper->finish();
         run.finished = true;
         run.reader.reset();  // the read is over: give its buffers back
         return {run.last, true};
@@ -118,6 +119,7 @@ void FxtSource::stop(model::Nanos now, std::vector<model::Event>& out) {
     (void)out;
     // A capture stopped early keeps what was sent; spans still open stay open in Streamline.
     if (run_) {
+        if (!run_->finished && run_->mapper) run_->mapper->finish();
         run_->finished = true;
         run_->reader.reset();
     }

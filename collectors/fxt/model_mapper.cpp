@@ -78,13 +78,26 @@ void ModelMapper::open_span(Item& item, std::vector<model::Event>& out) {
     s.shown = s.depth < kMaxDepth;
     if (!s.shown) {
         report_.skipped(kind::kTooDeep);
+        ++too_deep_;
+        deepest_ = std::max(deepest_, s.depth + 1);
         // A begin still takes a place on the stack, so that its end closes it and not its parent.
-        if (s.end == kOpenEnded) stack.push_back(s);
+        if (s.end == kOpenEnded && stack.size() < kMaxStack) stack.push_back(s);
         return;
     }
     stack.push_back(s);
     spans_.open(rel(item.ts), 0, item.tid, s.depth, std::move(item.text), out);
     if (s.end != kOpenEnded) pending_.push({std::max(s.end, item.ts), s.serial, item.tid});
+}
+
+void ModelMapper::finish() {
+    if (too_deep_ == 0) return;
+    Error e = Error::at(std::to_string(too_deep_) + " spans nested deeper than " +
+                        std::to_string(kMaxDepth) + " levels are not shown (the deepest nesting: " +
+                        std::to_string(deepest_) + " levels); the spans around them are");
+    e.input = report_.input();
+    e.record = std::string(kind::kTooDeep);
+    report_.bad_record(std::move(e));
+    too_deep_ = 0;
 }
 
 void ModelMapper::close_span(const Item& item, std::vector<model::Event>& out) {

@@ -31,7 +31,10 @@ inline constexpr const char* kActivityCounter = "FXT_cpu_activity";
 
 class ModelMapper {
   public:
-    static constexpr int kMaxDepth = 256;  // deeper spans are counted, not shown
+    // Deeper spans are counted, not shown, and reported by finish() as one problem.
+    static constexpr int kMaxDepth = ingest::SpanChannels::kMaxDepth;
+    // Open spans kept per thread (a hostile archive's begins without ends cannot grow it).
+    static constexpr std::size_t kMaxStack = 65536;
 
     ModelMapper(const ArchiveIndex& index, KoidMap& koids, const CaptureContext& ctx,
                 ingest::IngestReport& report);
@@ -42,6 +45,8 @@ class ModelMapper {
     void map(Item& item, std::vector<model::Event>& out);
     // Ends the complete spans whose end time is <= limit (absolute ns).
     void flush(model::Nanos limit, std::vector<model::Event>& out);
+    // At the end of the read: reports what the mapping left out as problems with their count.
+    void finish();
 
   private:
     struct OpenSpan {
@@ -86,6 +91,8 @@ class ModelMapper {
     std::unordered_map<std::int32_t, std::vector<OpenSpan>> stacks_;  // per tid, outermost first
     std::priority_queue<PendingEnd, std::vector<PendingEnd>, std::greater<>> pending_;
     std::uint64_t next_serial_ = 0;
+    std::uint64_t too_deep_ = 0;  // spans not shown: nested deeper than kMaxDepth
+    int deepest_ = 0;
     std::unordered_map<std::int32_t, std::string> thread_names_;
     std::unordered_map<std::int32_t, std::int32_t> thread_pids_;
     std::unordered_map<std::int32_t, std::string> process_names_;

@@ -17,6 +17,12 @@ namespace apcgate::collectors::ingest {
 
 class SpanChannels {
 public:
+    // The deepest nesting shown, for every ingester: far beyond what real programs reach (a
+    // recursion of a few hundred levels is common), it only bounds what a hostile input can
+    // make us keep (a channel per thread and depth). The ingesters count what lies deeper and
+    // report it as one problem with its count: nothing is left out silently.
+    static constexpr int kMaxDepth = 4096;
+
     // Names the group of `tid` (used when the thread's group is first created; a later call
     // renames it with a fresh Create Group message).
     void name_thread(model::Nanos ts, std::int32_t tid, std::string name,

@@ -48,6 +48,7 @@ class Indexer {
     // (v1 without a buffer size: up to its EndOfBuffer record).
     std::size_t add_buffer(std::size_t pos, std::size_t size, bool stop_at_end_of_buffer);
     std::size_t extent_to_end_of_buffer(std::size_t pos, std::size_t size) const;
+    void note_cpus(FdrTokenizer& tok);
     void v2_buffers();
     void v1_buffers(std::uint64_t stride);
     LogIndex take() { return std::move(index_); }
@@ -60,6 +61,33 @@ class Indexer {
     ingest::IngestReport& report_;
     LogIndex index_;
 };
+
+// A thread moves to another CPU in mid-buffer: the runtime then writes a NewCPUId record among
+// the function records (and a v4 custom event names its CPU), and the capture must declare that
+// core too. Function records, most of a buffer, are stepped over a run at a time; the walk ends
+// with the buffer, at a v1 buffer's end, or where the framing breaks (the decoding pass reports
+// that).
+void Indexer::note_cpus(FdrTokenizer& tok) {
+    FdrToken t;
+    for (;;) {
+        const auto rest = tok.rest();
+        std::size_t run = 0;
+        while (run + kFunctionRecordSize <= rest.size() &&
+               !is_metadata_byte(rest[run], format_.bits))
+            run += kFunctionRecordSize;
+        if (run != 0) tok.advance(run);
+        if (tok.next(t) != FdrTokenizer::Step::Token) return;
+        if (t.kind == FdrKind::NewCpuId) {
+            const NewCpuIdRecord c = decode_new_cpu_id(t, format_);
+            index_.max_cpu = std::max<std::uint32_t>(index_.max_cpu, c.cpu);
+        } else if (t.kind == FdrKind::CustomEvent) {
+            const CustomEventRecord c = decode_custom_event(t, format_);
+            if (c.has_cpu) index_.max_cpu = std::max<std::uint32_t>(index_.max_cpu, c.cpu);
+        } else if (t.kind == FdrKind::NewBuffer || t.kind == FdrKind::EndOfBuffer) {
+            return;
+        }
+    }
+}
 
 // v1 without a usable buffer size: a buffer ends after its EndOfBuffer record, before the next
 // NewBuffer record, or (at a framing error) before the next NewBuffer + WallClockTime pair, so
@@ -115,6 +143,7 @@ std::size_t Indexer::add_buffer(std::size_t pos, std::size_t size, bool stop_at_
             break;
         }
     }
+    if (first_tsc) note_cpus(tok);
     const std::size_t used = stop_at_end_of_buffer ? extent_to_end_of_buffer(pos, size) : size;
     if (!first_tsc) {
         // A buffer with nothing after its preamble is a thread that logged nothing yet.

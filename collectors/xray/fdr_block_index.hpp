@@ -6,8 +6,9 @@
 //   v1:    Header { NewBuffer WallClockTime NewCPUId ... EndOfBuffer junk }*
 //          every buffer is the header's buffer_size long
 //
-// It reads only the records that open each buffer (thread, process, wall clock, first TSC) and
-// skips the rest, so it costs one look per buffer. A buffer that does not start where the
+// It decodes only the records that open each buffer (thread, process, wall clock, first TSC)
+// and, of the rest, the CPUs a thread moved to (NewCPUId, v4 custom events), stepping over
+// runs of function records. A buffer that does not start where the
 // previous one said it ends is reported, and the pass resynchronises on the next BufferExtents
 // record that is followed by a NewBuffer record (v1: on the next NewBuffer followed by
 // WallClockTime).

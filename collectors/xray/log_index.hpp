@@ -48,7 +48,7 @@ struct LogIndex {
     std::vector<BlockRef> blocks;
     std::vector<ThreadInfo> threads;
     std::optional<std::uint64_t> min_tsc;  // earliest block time base over all threads
-    std::uint32_t max_cpu = 0;             // highest CPU the blocks start on
+    std::uint32_t max_cpu = 0;             // highest CPU any record names
     std::vector<WallStamp> wall_stamps;    // FDR: of the first kMaxWallStamps buffers
     std::vector<WallStamp> late_stamps;    // FDR: of the last buffers after those (a ring)
     std::size_t late_next = 0;             // where the ring writes next

@@ -44,6 +44,8 @@ void SpanMapper::event(model::Nanos ts, std::uint32_t thread, const ThreadInfo& 
         case CallKind::EnterArgs: {
             const std::size_t depth = s.stack.size();
             if (depth >= kMaxStack || depth >= kMaxDepth) {
+                ++deeper_calls_;
+                deepest_ = std::max(deepest_, depth + 1);
                 stats_.read(Stat::DepthLimit);
                 stats_.skipped(Stat::DepthLimit);
                 stats_.skipped(entry_stat(e.kind));

@@ -12,8 +12,10 @@
 //     e.g. by the runtime's short-call elision): each is counted as entry-without-exit;
 //   - calls still open when their thread's data ends close at the thread's last time, counted
 //     as entry-without-exit.
-// Calls deeper than kMaxDepth are followed for matching but not shown (call-deeper-than-limit),
-// and the stack itself stops at kMaxStack open calls, so a hostile log cannot grow it.
+// Calls deeper than kMaxDepth (SpanChannels' bound against hostile input, far beyond real
+// recursion) are followed for matching but not shown (call-deeper-than-limit, and counted in
+// calls_deeper_than_limit() for the source to report as a problem), and the stack itself stops
+// at kMaxStack open calls, so a hostile log cannot grow it.
 #pragma once
 
 #include <cstdint>
@@ -32,8 +34,9 @@ namespace apcgate::collectors::xray {
 
 class SpanMapper {
   public:
-    static constexpr std::size_t kMaxDepth = 128;
+    static constexpr std::size_t kMaxDepth = ingest::SpanChannels::kMaxDepth;
     static constexpr std::size_t kMaxStack = 65536;
+    static_assert(kMaxStack > kMaxDepth);
     static constexpr std::size_t kSearchDepth = 64;
     // Room a new SpanRun starts with when no budget was given (it grows when needed).
     static constexpr std::size_t kRunReserve = 4096;
@@ -81,6 +84,11 @@ class SpanMapper {
                     std::vector<model::Event>& out);
 
     static std::string thread_label(const std::string& program, const ThreadInfo& info);
+
+    // Calls not shown because they were nested deeper than kMaxDepth, since the mapper was
+    // made, and the deepest nesting met.
+    [[nodiscard]] std::uint64_t calls_deeper_than_limit() const { return deeper_calls_; }
+    [[nodiscard]] std::size_t deepest() const { return deepest_; }
 
     // About how many annotations the caller will map before it hands `out` over: each new
     // SpanRun reserves what is left of it, so a run never grows by copying itself.
@@ -135,6 +143,8 @@ class SpanMapper {
     std::vector<ThreadState> threads_;
     std::string text_;  // a call's text with its arguments
     std::size_t budget_ = 0;
+    std::uint64_t deeper_calls_ = 0;
+    std::size_t deepest_ = 0;
 };
 
 }  // namespace apcgate::collectors::xray

@@ -66,10 +66,10 @@ void XraySource::declare(model::CounterCatalog& catalog) {
 
 void XraySource::describe(model::TargetInfo& target) {
     if (target.name.empty()) target.name = program_.empty() ? "XRay log" : program_ + " (XRay)";
-    // The CPUs the log's threads ran on are its cores (bounded: a CPU number is 16 bits).
+    // Every CPU a record names is a core of the capture, so that no message names a core the
+    // capture does not declare (a CPU number is 16 bits, so the count stays bounded).
     if (reader_) {
-        const int cores =
-            static_cast<int>(std::min<std::uint32_t>(reader_->index().max_cpu, kMaxCores - 1)) + 1;
+        const int cores = static_cast<int>(reader_->index().max_cpu) + 1;
         target.cores = std::max(target.cores, cores);
     }
 }
@@ -152,6 +152,7 @@ bool XraySource::map_batch(std::vector<model::Event>& out) {
         if (steps.empty()) {
             rates_.finish(out);
             report_names_outside_map();
+            report_depth_limit();
             return true;
         }
         n += steps.size();
@@ -220,6 +221,7 @@ void XraySource::stop(model::Nanos /*now*/, std::vector<model::Event>& out) {
             mapper_->thread_end(decode_watermark_, t, reader_->thread(t), out);
         rates_.finish(out);
         report_names_outside_map();
+        report_depth_limit();
         reader_->stats().flush(*report_);
         if (decoded_->problem_count() != 0) add_report(*decoded_, *report_);
     }
@@ -240,6 +242,19 @@ void XraySource::report_names_outside_map() {
     e.field = "function";
     decoded_->bad_record(std::move(e));
     names_.reset_outside_map();
+}
+
+void XraySource::report_depth_limit() {
+    const std::uint64_t calls = mapper_->calls_deeper_than_limit();
+    if (calls == 0) return;
+    Error e = Error::at(std::to_string(calls) + " calls nested deeper than " +
+                        std::to_string(SpanMapper::kMaxDepth) +
+                        " levels are not shown (the deepest nesting: " +
+                        std::to_string(mapper_->deepest()) +
+                        " levels); their exits are matched, and the calls around them shown");
+    e.input = options_.input.string();
+    e.record = std::string(stat_name(Stat::DepthLimit));
+    decoded_->bad_record(std::move(e));
 }
 
 void XraySource::end_decoding() {

@@ -37,7 +37,6 @@ class XraySource final : public ingest::IngestSource {
   public:
     static constexpr std::size_t kEventsPerBatch = 16384;
     static constexpr std::size_t kQueuedBatches = 4;
-    static constexpr std::uint32_t kMaxCores = 1024;
 
     // Maps and indexes the log (and reads the binary's names): what declare() needs.
     static Result<std::unique_ptr<XraySource>> open(const ingest::IngestOptions& options);
@@ -85,6 +84,8 @@ class XraySource final : public ingest::IngestSource {
     void end_decoding();
     // A problem when calls named functions past the binary's map (FunctionNames::OutsideMap).
     void report_names_outside_map();
+    // One problem with their count when calls were nested deeper than the mapper shows.
+    void report_depth_limit();
 
     ingest::IngestOptions options_;
     std::string program_;  // the binary's file name, for thread labels

@@ -3,6 +3,7 @@
 // switches, logs, and what is only counted.
 #include <gtest/gtest.h>
 
+#include "collectors/fxt/model_mapper.hpp"
 #include "collectors/fxt/record_kinds.hpp"
 #include "fxt_writer.hpp"
 #include "source_runner.hpp"
@@ -89,6 +90,46 @@ TEST(FxtMapping, DurationsNestByDepthOnTheThreadsChannels) {
     EXPECT_EQ(run->stats(kind::kDurationEnd).read, 3U);
     EXPECT_EQ(run->stats(kind::kUnmatchedEnd).skipped, 1U);
     expect_time_order(*run);
+}
+
+// Nesting a real program reaches (hundreds of levels) is shown whole; only past the bound that
+// guards against hostile archives are spans left out, and then the report says how many.
+TEST(FxtMapping, DeepNestingIsShownAndWhatLiesPastTheBoundIsAProblem) {
+    constexpr int kLevels = 300;
+    FxtWriter w;
+    w.magic();
+    for (int i = 0; i < kLevels; ++i)
+        w.event(2, 100 + i, inline_thread(3, 45), inl("c"), inl("r"));
+    for (int i = 0; i < kLevels; ++i)
+        w.event(3, 1000 + i, inline_thread(3, 45), inl("c"), inl("r"));
+    const auto run = run_bytes(w.bytes());
+    EXPECT_GT(channel_named(*run, "depth " + std::to_string(kLevels - 1)), 0);
+    EXPECT_EQ(run->stats(kind::kDurationBegin).mapped, static_cast<std::uint64_t>(kLevels));
+    EXPECT_EQ(run->stats(kind::kTooDeep).skipped, 0U);
+    EXPECT_EQ(run->report().problem_count(), 0U);
+
+    constexpr int kMax = collectors::fxt::ModelMapper::kMaxDepth;
+    constexpr int kPast = 5;
+    FxtWriter deep;
+    deep.magic();
+    for (int i = 0; i < kMax + kPast; ++i)
+        deep.event(2, 100 + i, inline_thread(3, 45), inl("c"), inl("r"));
+    for (int i = 0; i < kMax + kPast; ++i)
+        deep.event(3, 100000 + i, inline_thread(3, 45), inl("c"), inl("r"));
+    const auto cut = run_bytes(deep.bytes());
+    EXPECT_GT(channel_named(*cut, "depth " + std::to_string(kMax - 1)), 0);
+    EXPECT_EQ(channel_named(*cut, "depth " + std::to_string(kMax)), -1);
+    EXPECT_EQ(cut->stats(kind::kTooDeep).skipped, static_cast<std::uint64_t>(kPast));
+    ASSERT_EQ(cut->report().problem_count(), 1U);
+    const std::string text = cut->report().problems()[0].to_string();
+    EXPECT_NE(
+        text.find(std::to_string(kPast) + " spans nested deeper than " + std::to_string(kMax)),
+        std::string::npos)
+        << text;
+    // Every span shown is closed: the ends past the bound closed the hidden spans, not theirs.
+    using V = std::vector<std::pair<model::Nanos, std::string>>;
+    EXPECT_EQ(on_channel(*cut, channel_named(*cut, "depth 0")),
+              (V{{0, "c:r"}, {100000 + kMax + kPast - 1 - 100, ""}}));
 }
 
 TEST(FxtMapping, CompleteEventsWrittenInnerFirstNestByTime) {

@@ -156,6 +156,11 @@ TEST(SpanMapper, CallsDeeperThanTheLimitAreFollowedButNotShown) {
     EXPECT_EQ(spans.back(), "close depth 0");
     EXPECT_EQ(r.stats.read_count(Stat::DepthLimit), 3U);
     EXPECT_EQ(r.stats.read_count(Stat::ExitWithoutEntry), 0U);
+    // What the source reports as one problem.
+    EXPECT_EQ(r.mapper.calls_deeper_than_limit(), 3U);
+    EXPECT_EQ(r.mapper.deepest(), deep);
+    // The bound guards against hostile logs, not real recursion (hundreds of levels).
+    EXPECT_GE(SpanMapper::kMaxDepth, 4096U);
 }
 
 TEST(SpanMapper, CustomAndTypedEventsAreNotesOnTheEventsChannel) {

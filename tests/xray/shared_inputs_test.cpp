@@ -59,6 +59,12 @@ TEST_P(SharedInput, PerThreadSequenceEqualsLlvmXrayReference) {
     sort_by_tsc(mine);
     sort_by_tsc(ref->threads);
     expect_same_threads(mine, ref->threads, in.log);
+    // The index knows every CPU a record names (a thread may move in mid-buffer:
+    // fdr-log-version-1's starts on CPU 5 and goes on on 6), so every one is a declared core.
+    std::uint32_t ref_max_cpu = 0;
+    for (const auto& [key, recs] : ref->threads)
+        for (const auto& r : recs) ref_max_cpu = std::max(ref_max_cpu, r.cpu);
+    EXPECT_EQ(d.max_cpu, ref_max_cpu) << in.log;
 
     auto header = collectors::xray::read_file_header(bytes, in.log);
     ASSERT_TRUE(header);

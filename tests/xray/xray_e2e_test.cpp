@@ -14,6 +14,7 @@
 #include <thread>
 
 #include "capture_check.hpp"
+#include "collectors/xray/span_mapper.hpp"
 #include "convert_run.hpp"
 #include "daemon_process.hpp"
 #include "fdr_builder.hpp"
@@ -63,10 +64,17 @@ TEST(XrayConvert, EverySharedLogMatchesItsReference) {
         Spans want;
         ASSERT_TRUE(expected_spans(threads, false, want)) << name;
         nlohmann::json report;
-        const auto got =
-            convert_and_read({testdata(std::string(name) + ".xray").string()}, "", &report);
+        nlohmann::json inspected;
+        const auto got = convert_and_read({testdata(std::string(name) + ".xray").string()}, "",
+                                          &report, 0, &inspected);
         EXPECT_EQ(got, want) << name;
         EXPECT_EQ(report["inputs"][0]["problem_count"], 0) << name;
+        // Every CPU of the log is a core of the capture (inspect also checks that every
+        // message's core is below the declared count).
+        std::uint32_t max_cpu = 0;
+        for (const auto& [key, recs] : ref->threads)
+            for (const auto& r : recs) max_cpu = std::max(max_cpu, r.cpu);
+        EXPECT_EQ(inspected["target"]["cores"], max_cpu + 1) << name;
     }
 }
 
@@ -134,6 +142,75 @@ TEST(XrayConvert, GeneratedLogsOfOneRunShareOneTimelineAndMatchLlvmXray) {
         counters = counters || (c["type"].get<std::string>().rfind("XRay_calls_", 0) == 0 &&
                                 c["values"].get<int>() > 0);
     EXPECT_TRUE(counters) << inspected;
+}
+
+// The deepest "open depth N" of each thread's spans.
+std::size_t deepest_span(const Spans& spans) {
+    std::size_t deepest = 0;
+    for (const auto& [tid, list] : spans)
+        for (const auto& s : list)
+            if (s.rfind("open depth ", 0) == 0)
+                deepest = std::max<std::size_t>(deepest, std::stoul(s.substr(11)));
+    return deepest;
+}
+
+// A real program's recursion 300 calls deep (the worker at depth 0, deep(300) .. deep(1) at
+// depths 1..300, and the leaf deep(1) tail-calls): every level is in the capture, call for call
+// what llvm-xray decodes, and nothing is reported missing.
+TEST(XrayConvert, DeepRecursionKeepsEveryLevelLikeLlvmXray) {
+    if (llvm_xray().empty() || clangxx().empty()) GTEST_SKIP() << "needs clang-14 and llvm-14";
+    auto w = workload(false);
+    ASSERT_TRUE(w);
+    std::string error;
+    const auto log = run_workload(
+        *w, "e2e-deep", "xray-fdr", 2, 3,
+        "buffer_size=65536:buffer_max=1000:func_duration_threshold_us=0", "d300", &error);
+    ASSERT_FALSE(log.empty()) << error;
+    auto ref = llvm_decode(log, w->binary, &error);
+    ASSERT_TRUE(ref) << error;
+    auto threads = by_tid(ref->threads);
+    sort_by_tsc(threads);
+    Spans want;
+    ASSERT_TRUE(expected_spans(threads, true, want));
+    EXPECT_EQ(deepest_span(want), 300U);
+    nlohmann::json report;
+    const auto got = convert_and_read({log.string()}, w->binary.string(), &report);
+    EXPECT_EQ(got, want);
+    EXPECT_EQ(deepest_span(got), 300U);
+    const auto& in = report["inputs"][0];
+    EXPECT_EQ(in["problem_count"], 0) << in.dump(2);
+    EXPECT_FALSE(in["records"].contains("call-deeper-than-limit")) << in.dump(2);
+}
+
+// Past the bound that guards against hostile logs (thousands of levels), calls are left out of
+// the capture, and the report says so: one problem with their count.
+TEST(XrayConvert, CallsPastTheDepthBoundAreReportedWithTheirCount) {
+    if (clangxx().empty()) GTEST_SKIP() << "needs clang-14";
+    auto w = workload(false);
+    ASSERT_TRUE(w);
+    constexpr std::size_t kMax = collectors::xray::SpanMapper::kMaxDepth;
+    // The worker at depth 0, deep(N) .. deep(1) at depths 1..N, and the leaf deep(1) tail-calls
+    // at depth N: the calls at depths >= kMax are N - kMax + 1 deep() calls and the leaf.
+    constexpr std::size_t kPast = 50;
+    constexpr std::size_t kN = kMax + kPast - 2;
+    std::string error;
+    const auto log = run_workload(
+        *w, "e2e-too-deep", "xray-fdr", 1, 1,
+        "buffer_size=1048576:buffer_max=100:func_duration_threshold_us=0",
+        "d" + std::to_string(kN), &error);
+    ASSERT_FALSE(log.empty()) << error;
+    nlohmann::json report;
+    const auto got = convert_and_read({log.string()}, w->binary.string(), &report);
+    EXPECT_EQ(deepest_span(got), kMax - 1);
+    const auto& in = report["inputs"][0];
+    EXPECT_TRUE(in["complete"].get<bool>());
+    EXPECT_EQ(in["records"]["call-deeper-than-limit"]["skipped"], kPast) << in.dump(2);
+    ASSERT_EQ(in["problem_count"], 1) << in.dump(2);
+    EXPECT_NE(in["problems"][0]["message"].get<std::string>().find(
+                  std::to_string(kPast) + " calls nested deeper than " + std::to_string(kMax) +
+                  " levels are not shown (the deepest nesting: " + std::to_string(kN + 1)),
+              std::string::npos)
+        << in.dump(2);
 }
 
 TEST(XrayConvert, ABinaryWhoseMapLacksTheLogsFunctionsIsReported) {

@@ -82,6 +82,7 @@ Decoded decode(const std::vector<std::uint8_t>& bytes, const std::string& name) 
     }
     d.opened = true;
     auto& r = **reader;
+    d.max_cpu = r.index().max_cpu;
     std::uint32_t thread = 0;
     const cx::CallEvent* e = nullptr;
     for (;;) {

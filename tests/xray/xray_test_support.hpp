@@ -29,6 +29,7 @@ struct Decoded {
     bool opened = false;
     std::string error;  // when not opened
     std::size_t records = 0;
+    std::uint32_t max_cpu = 0;  // the index's: the highest core the capture will declare
 };
 
 // Reads a whole log with XrayReader (no mapping), keyed like the YAML: (pid or -1, tid).

@@ -6,7 +6,8 @@
 //     MODE      xray-fdr | xray-basic
 //     OPTIONS   the mode's options, e.g. "buffer_size=256:buffer_max=100000"
 //     FEATURES  letters: c = custom events, t = typed events (built with -DWITH_TYPED only),
-//               r = two rounds of init/run/flush: two logs of one run
+//               r = two rounds of init/run/flush: two logs of one run,
+//               dN = a recursion N calls deep in each iteration (N >= 1)
 //
 // The log goes where XRAY_OPTIONS=xray_logfile_base=... says. LLVM 14's event trampolines do
 // not keep the stack aligned, so each event is logged from a function whose frame makes it
@@ -24,6 +25,7 @@ namespace {
 int iterations = 1;
 bool with_custom = false;
 bool with_typed = false;
+int deep_levels = 0;
 }  // namespace
 
 __attribute__((noinline)) void sink(const char* p) {
@@ -37,6 +39,15 @@ __attribute__((noinline)) void sink(const char* p) {
 
 [[clang::xray_always_instrument]] __attribute__((noinline)) int fib(int n) {
     return n < 2 ? leaf(n) : fib(n - 1) + fib(n - 2);
+}
+
+// A recursion `n` calls deep; the innermost, deep(1), tail-calls leaf. The asm keeps clang
+// from turning it into a loop (accumulator recursion elimination).
+[[clang::xray_always_instrument]] __attribute__((noinline)) int deep(int n) {
+    if (n <= 1) return leaf(n);
+    int r = deep(n - 1);
+    asm volatile("" : "+r"(r));
+    return r + 1;
 }
 
 [[clang::xray_always_instrument, clang::xray_log_args(1)]] __attribute__((noinline)) int with_arg(
@@ -85,6 +96,7 @@ void* worker(void* arg) {
         if (with_typed) typed_event();
 #endif
         sum += tail_caller(k);
+        if (deep_levels > 0) sum += deep(deep_levels);
     }
     return reinterpret_cast<void*>(sum);
 }
@@ -99,6 +111,7 @@ int main(int argc, char** argv) {
     iterations = std::atoi(argv[3]);
     with_custom = std::strchr(argv[5], 'c') != nullptr;
     with_typed = std::strchr(argv[5], 't') != nullptr;
+    if (const char* d = std::strchr(argv[5], 'd')) deep_levels = std::atoi(d + 1);
     if (__xray_log_select_mode(mode) != XRayLogRegisterStatus::XRAY_REGISTRATION_OK) return 3;
     const int rounds = std::strchr(argv[5], 'r') != nullptr ? 2 : 1;
     for (int round = 0; round < rounds; ++round) {

@@ -19,6 +19,7 @@ CaptureEngine::CaptureEngine(CapturePlan plan, CaptureSink& sink)
       encoder_(plan_.counters, sink_, plan_.encoder),
       merger_(plan_.sources.size()),
       annotation_ids_(plan_.sources.size()),
+      event_rate_(plan_.counters),
       flush_period_(live_period(plan_.settings)) {}
 
 Status CaptureEngine::start() {
@@ -60,6 +61,13 @@ void CaptureEngine::push(std::size_t index, model::Nanos watermark, bool finishe
     merger_.push(index, scratch_, watermark, finished);
 }
 
+void CaptureEngine::encode(model::Event& e) {
+    event_rate_.observe(e, rate_samples_);
+    encoder_.add(e);
+    for (auto& s : rate_samples_) encoder_.add(s);
+    rate_samples_.clear();
+}
+
 void CaptureEngine::count(const std::vector<model::Event>& events) {
     for (const auto& e : events) events_ += model::event_count(e);
 }
@@ -83,13 +91,13 @@ void CaptureEngine::poll_behind(model::Nanos now) {
 
 void CaptureEngine::flush(model::Nanos now) {
     (void)now;
-    merger_.release([this](model::Event& e) { encoder_.add(e); });
+    merger_.release([this](model::Event& e) { encode(e); });
     encoder_.flush();
     sink_.flush();
 }
 
 void CaptureEngine::encode_ready() {
-    merger_.release([this](model::Event& e) { encoder_.add(e); });
+    merger_.release([this](model::Event& e) { encode(e); });
     if (encoder_.stats().bytes - open_frames_sent_at_ >= kSendOpenFrames) {
         encoder_.flush();
         sink_.flush();
@@ -110,7 +118,10 @@ void CaptureEngine::finish(model::Nanos now) {
         push(i, now, true);
         r.finished = true;
     }
-    merger_.release([this](model::Event& e) { encoder_.add(e); }, true);
+    merger_.release([this](model::Event& e) { encode(e); }, true);
+    event_rate_.finish(rate_samples_);
+    for (auto& s : rate_samples_) encoder_.add(s);
+    rate_samples_.clear();
     encoder_.flush();
     sink_.flush();
     sink_.finish();

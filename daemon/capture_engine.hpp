@@ -13,6 +13,7 @@
 #include "daemon/annotation_ids.hpp"
 #include "daemon/capture_sink.hpp"
 #include "daemon/event_merger.hpp"
+#include "daemon/event_rate_counter.hpp"
 #include "protocol/apc/encoder.hpp"
 #include "protocol/model/capture_settings.hpp"
 #include "protocol/model/counter_catalog.hpp"
@@ -86,12 +87,16 @@ private:
     void count(const std::vector<model::Event>& events);  // a SpanRun counts its annotations
     // Hands what source `index` made to the merger, its annotation ids made the capture's.
     void push(std::size_t index, model::Nanos watermark, bool finished);
+    // Encodes one merged event, and the capture's event-rate samples it completes.
+    void encode(model::Event& e);
 
     CapturePlan plan_;
     CaptureSink& sink_;
     apc::Encoder encoder_;
     EventMerger merger_;
     AnnotationIds annotation_ids_;
+    EventRateCounter event_rate_;
+    std::vector<model::Event> rate_samples_;
     std::vector<Running> running_;
     std::vector<model::Event> scratch_;
     std::vector<std::string> failed_;

@@ -5,6 +5,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <algorithm>
+
 #include "daemon/clocks.hpp"
 #include "daemon/ingest_registry.hpp"
 #include "daemon/log_text.hpp"
@@ -13,10 +15,15 @@
 namespace apcgate::daemon {
 
 void CollectorSet::declare_all() {
+    bool recorded = false;
     for (auto& s : sources) {
         s->declare(catalog);
         s->describe(target);
+        recorded = recorded || s->recorded();
     }
+    // Trace inputs may hold no counter and no activity at all; the capture's own event rate
+    // keeps every capture of them valid (event_rate_counter.hpp). Live sets have /proc's.
+    if (recorded) EventRateCounter::declare(catalog);
 }
 
 CaptureService::CaptureService(CollectorSet& collectors, std::optional<ConfigStore> store)
@@ -41,6 +48,17 @@ std::string CaptureService::defaults_xml() const {
 }
 
 model::CaptureCounters CaptureService::prepare_counters() const {
+    // The capture's own event rate is on whatever the configuration says (one delivered before
+    // it existed, or one without it): trace inputs may hold nothing else that makes a capture
+    // valid (event_rate_counter.hpp).
+    const char* own = EventRateCounter::kCounter;
+    if (collectors_.catalog.find(own) != nullptr &&
+        std::none_of(config_.counters.begin(), config_.counters.end(),
+                     [own](const model::ConfiguredCounter& c) { return c.counter == own; })) {
+        model::Configuration config = config_;
+        config.counters.push_back({own, {}, {}, {}});
+        return model::CaptureCounters::assign(collectors_.catalog, config);
+    }
     return model::CaptureCounters::assign(collectors_.catalog, config_);
 }
 

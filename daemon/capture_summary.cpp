@@ -93,10 +93,32 @@ private:
     std::map<std::int32_t, std::size_t> by_key_;
 };
 
+// Events XML "display": "Only 'accumulate' and 'hertz' are valid for delta and incident
+// counters. Only 'maximum', 'minimum', and 'average' are valid for absolute counters. Only
+// 'average' is valid for activity counters."
+bool display_fits_class(const std::string& cls, const std::string& display) {
+    if (display.empty()) return true;  // the class's default
+    if (cls == "delta" || cls == "incident") return display == "accumulate" || display == "hertz";
+    if (cls == "absolute")
+        return display == "maximum" || display == "minimum" || display == "average";
+    if (cls == "activity") return display == "average";
+    return true;  // an unknown class has no rule to break here
+}
+
 void describe_counters(CaptureSummary& s, const std::optional<std::string>& events_xml) {
     std::vector<xml::EventInfo> events;
     if (events_xml) {
-        if (auto parsed = xml::parse_events(*events_xml)) events = std::move(parsed).value();
+        if (auto parsed = xml::parse_events(*events_xml)) {
+            events = std::move(parsed).value();
+        } else {
+            s.violations.push_back({0, "events.xml: " + parsed.error().to_string()});
+        }
+    }
+    for (const auto& e : events) {
+        if (!display_fits_class(e.cls, e.display))
+            s.violations.push_back({0, "events.xml: counter " + e.counter + " of class " + e.cls +
+                                           " has display '" + e.display +
+                                           "', which the spec does not allow for its class"});
     }
     for (const auto& c : s.captured.counters) {
         CounterSummary cs;
@@ -132,7 +154,7 @@ Result<CaptureSummary> summarize_capture(const std::filesystem::path& dir,
 
     std::vector<model::CounterKey> keys;
     for (const auto& c : s.captured.counters) keys.push_back(c.key);
-    apc::FrameRuleChecker rules(keys);
+    apc::FrameRuleChecker rules(keys, s.captured.info.target.cores);
     Tally tally(s);
     apc::CaptureSplitter splitter(bytes);
     std::string line;
@@ -154,7 +176,17 @@ Result<CaptureSummary> summarize_capture(const std::filesystem::path& dir,
         s.end = splitter.end();
         if (splitter.error()) s.error = Error(*splitter.error()).in_input(data_path.string());
     }
-    s.violations = rules.finish();
+    auto data_violations = rules.finish();
+    s.violations.insert(s.violations.begin(), data_violations.begin(), data_violations.end());
+    // "This directory contains captured.xml ..., session.xml ..., events.xml ... and
+    // 0000000000" (Local Capture); the first and the last were read above.
+    for (const char* name : {"session.xml", "events.xml"}) {
+        std::error_code ec;
+        if (!std::filesystem::is_regular_file(dir / name, ec))
+            s.violations.push_back(
+                {0, std::string(name) + " is missing: a capture directory holds captured.xml, "
+                                        "session.xml, events.xml and 0000000000"});
+    }
     return s;
 }
 

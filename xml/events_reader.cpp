@@ -1,6 +1,7 @@
 // Events XML read back, for showing what a capture's counters are (inspect) and for round-trip
-// tests. Reads <category>/<event> entries only; option_set expansion, derived charts and the rest
-// of the display attributes are not needed for that and are ignored.
+// tests. Reads <category>/<event> entries only (with the display attribute, which inspect checks
+// against the class); option_set expansion, derived charts and the rest of the display
+// attributes are not needed for that and are ignored.
 #include <limits>
 
 #include "xml/attribute_reader.hpp"
@@ -35,6 +36,7 @@ Status read_category(pugi::xml_node category, std::vector<EventInfo>& out) {
         if (auto v = reader.text("name")) info.name = std::string(*v);
         info.cls = std::string(reader.text("class").value_or("delta"));
         if (auto v = reader.text("units")) info.units = std::string(*v);
+        if (auto v = reader.text("display")) info.display = std::string(*v);
         if (auto v = reader.hex("event", kMaxEvent)) info.event = static_cast<std::uint32_t>(*v);
         if (!reader.ok())
             return std::move(reader).take_error().while_("reading category '" + category_name +

@@ -8,7 +8,15 @@
 //   - every counter key is one of captured.xml's, and each key travels only in Counter frames
 //     or only in Block Counter frames (Activity Switch keys must be known too);
 //   - every Backtrace message ends with End of Message;
-//   - an External disconnect frame holds nothing but the id.
+//   - an External disconnect frame holds nothing but the id;
+//   - every core a frame header or message names (Counter, Block Counter key 2, Annotate,
+//     Activity Switch, Idle, CPU Core Name) is one of the cores captured.xml declares:
+//     0 <= core < <target cores=...>;
+//   - wait states (Activity Switch, Sched Switch) are one of the three the spec defines (0
+//     other, 1 contention, 2 I/O), and an Idle state is -1 (running) or >= 0 (in wfi);
+//   - the capture holds at least one Activity, Counter or Block Counter message ("Required
+//     Messages"; a Block Counter frame counts only with a counter value in it: a timestamp
+//     alone populates nothing).
 #pragma once
 
 #include <cstdint>
@@ -29,10 +37,13 @@ struct Violation {
 
 class FrameRuleChecker {
 public:
-    explicit FrameRuleChecker(std::vector<model::CounterKey> known_keys);
+    // `known_keys` and `cores` are what captured.xml declares (its counters' keys, its
+    // target's cores).
+    FrameRuleChecker(std::vector<model::CounterKey> known_keys, std::int32_t cores);
 
     void check(const DecodedFrame& frame);
-    // Reports what only the end can tell (no Summary message at all) and returns everything.
+    // Reports what only the end can tell (no Summary message, no required message) and returns
+    // everything.
     std::vector<Violation> finish();
 
 private:
@@ -41,11 +52,15 @@ private:
                   model::Nanos ts, bool per_core);
     void check_core_ts(FrameType type, std::uint64_t offset, std::int32_t core, model::Nanos ts);
     void check_key(std::uint64_t offset, model::CounterKey key, FrameType used_in);
+    void check_core(std::uint64_t offset, std::int64_t core, const char* what);
     void add(std::uint64_t offset, std::string text);
 
     std::vector<model::CounterKey> known_;  // sorted
+    std::int32_t cores_;
     std::vector<Violation> violations_;
     bool any_message_ = false;
+    bool required_message_ = false;  // an Activity, Counter or Block Counter value was seen
+    std::uint64_t end_offset_ = 0;   // just past the last frame checked
     std::size_t summaries_ = 0;
     // Per frame: last timestamp, and the Block Counter core state.
     model::Nanos frame_ts_ = 0;
@@ -58,6 +73,7 @@ private:
 
 // Convenience: checks a whole decoded stream.
 std::vector<Violation> check_frame_rules(std::span<const DecodedFrame> frames,
-                                         std::vector<model::CounterKey> known_keys);
+                                         std::vector<model::CounterKey> known_keys,
+                                         std::int32_t cores);
 
 }  // namespace apcgate::apc

@@ -167,7 +167,7 @@ TEST(CaptureEngine, MergesSourcesAndEncodesEverythingOnce) {
     }
     std::vector<model::CounterKey> keys;
     for (const auto& k : engine.plan().counters.enabled()) keys.push_back(k.key);
-    EXPECT_TRUE(apc::check_frame_rules(frames, keys).empty());
+    EXPECT_TRUE(apc::check_frame_rules(frames, keys, 2).empty());  // cores 0 and 1
     auto events = apc::rebuild_events(frames);
     ASSERT_TRUE(events);
     int fast_n = 0, slow_n = 0, byes = 0;
@@ -214,7 +214,7 @@ TEST(CaptureEngine, EncodeReadySendsFullFramesAndOpenOnesEveryFewMiB) {
     frames = decode_all(sink);
     std::vector<model::CounterKey> keys;
     for (const auto& k : engine.plan().counters.enabled()) keys.push_back(k.key);
-    EXPECT_TRUE(apc::check_frame_rules(frames, keys).empty());
+    EXPECT_TRUE(apc::check_frame_rules(frames, keys, 1).empty());  // core 0
     auto events = apc::rebuild_events(frames);
     ASSERT_TRUE(events);
     int samples = 0, annotations = 0;
@@ -323,6 +323,103 @@ TEST(CaptureEngine, BufferedModeReportsFull) {
     EXPECT_FALSE(engine.buffer_full());
     sink.bytes = model::buffer_mode_bytes(model::BufferMode::Small);
     EXPECT_TRUE(engine.buffer_full());
+}
+
+// A recorded input of annotations only (spans, notes: no counter, no activity), all in one
+// poll: two single annotations, then a SpanRun of four.
+class SpansOnlySource final : public collectors::Source {
+public:
+    explicit SpansOnlySource(bool empty) : empty_(empty) {}
+    [[nodiscard]] std::string_view name() const override { return "spans"; }
+    Status start(const collectors::CaptureContext& /*ctx*/) override { return {}; }
+    [[nodiscard]] bool recorded() const override { return true; }
+    collectors::PollResult poll(model::Nanos /*now*/, std::vector<model::Event>& out) override {
+        if (empty_) return {0, true};
+        for (model::Nanos ts : {100'000, 500'000})
+            out.push_back(
+                model::Annotation{ts, 0, 7, model::StringAnnotation{1, std::nullopt, "x"}});
+        model::SpanRun run;
+        for (model::Nanos ts : {2'300'000, 2'400'000, 5'000'000, 5'100'000})
+            run.add(ts, 0, 7, 2, ts % 200'000 == 0 ? "" : "f");
+        out.emplace_back(std::move(run));
+        return {5'100'000, true};
+    }
+
+private:
+    bool empty_;
+};
+
+// Counter samples of `key`, as (ts, value), from a finished capture.
+std::vector<std::pair<model::Nanos, std::int64_t>> samples_of(const MemorySink& sink,
+                                                               model::CounterKey key) {
+    std::vector<std::pair<model::Nanos, std::int64_t>> out;
+    auto events = apc::rebuild_events(decode_all(sink));
+    EXPECT_TRUE(events);
+    if (!events) return out;
+    for (const auto& e : *events)
+        if (const auto* s = std::get_if<model::CounterSample>(&e); s && s->key == key)
+            out.emplace_back(s->ts, s->value);
+    return out;
+}
+
+// Such a capture holds no Activity, Counter or Block Counter message of its own; the capture's
+// event rate gives it real ones ("Required Messages"): each millisecond's count at its end, in
+// timeline order, adding up to every annotation (a SpanRun's one by one, each in its own
+// millisecond).
+TEST(CaptureEngine, TheEventRateMakesASpansOnlyCaptureValid) {
+    model::CounterCatalog catalog;
+    EventRateCounter::declare(catalog);
+    SpansOnlySource spans(false);
+    CapturePlan plan;
+    plan.counters = model::CaptureCounters::assign(catalog, catalog.defaults());
+    plan.sources = {&spans};
+    const auto key = plan.counters.key(EventRateCounter::kCounter);
+    ASSERT_TRUE(key);
+    MemorySink sink;
+    CaptureEngine engine(std::move(plan), sink);
+    ASSERT_TRUE(engine.start());
+    while (engine.recorded_running()) {
+        engine.poll_behind(0);
+        engine.encode_ready();
+    }
+    engine.finish(0);
+    const auto frames = decode_all(sink);
+    EXPECT_TRUE(apc::check_frame_rules(frames, {*key}, 1).empty());
+    const std::vector<std::pair<model::Nanos, std::int64_t>> want{
+        {1'000'000, 2}, {3'000'000, 2}, {6'000'000, 2}};
+    EXPECT_EQ(samples_of(sink, *key), want);
+
+    // Without the counter the same capture breaks the rule: the check sees it.
+    SpansOnlySource again(false);
+    CapturePlan bare;
+    bare.sources = {&again};
+    MemorySink bare_sink;
+    CaptureEngine bare_engine(std::move(bare), bare_sink);
+    ASSERT_TRUE(bare_engine.start());
+    bare_engine.poll_behind(0);
+    bare_engine.finish(0);
+    const auto violations = apc::check_frame_rules(decode_all(bare_sink), {}, 1);
+    ASSERT_EQ(violations.size(), 1U);
+    EXPECT_NE(violations[0].text.find("Required Messages"), std::string::npos);
+}
+
+// An input without a single event still makes a valid capture: one sample saying 0 events.
+TEST(CaptureEngine, TheEventRateOfAnEmptyCaptureIsOneZero) {
+    model::CounterCatalog catalog;
+    EventRateCounter::declare(catalog);
+    SpansOnlySource empty(true);
+    CapturePlan plan;
+    plan.counters = model::CaptureCounters::assign(catalog, catalog.defaults());
+    plan.sources = {&empty};
+    const auto key = *plan.counters.key(EventRateCounter::kCounter);
+    MemorySink sink;
+    CaptureEngine engine(std::move(plan), sink);
+    ASSERT_TRUE(engine.start());
+    engine.poll_behind(0);
+    engine.finish(0);
+    EXPECT_TRUE(apc::check_frame_rules(decode_all(sink), {key}, 1).empty());
+    const std::vector<std::pair<model::Nanos, std::int64_t>> want{{0, 0}};
+    EXPECT_EQ(samples_of(sink, key), want);
 }
 
 }  // namespace

@@ -35,7 +35,7 @@ CheckedCapture check_capture(const std::vector<std::string>& bodies,
     CheckedCapture out;
     std::vector<model::CounterKey> keys;
     for (const auto& c : captured.counters) keys.push_back(c.key);
-    apc::FrameRuleChecker rules(keys);
+    apc::FrameRuleChecker rules(keys, captured.info.target.cores);
     std::uint64_t offset = 0;
     for (const auto& b : bodies) {
         std::span<const std::uint8_t> body(reinterpret_cast<const std::uint8_t*>(b.data()), b.size());  // NOLINT

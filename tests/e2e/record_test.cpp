@@ -132,6 +132,110 @@ TEST(Inspect, CorruptDataIsInvalidWithItsOffset) {
     EXPECT_EQ(j["frames"].get<int>(), 1);  // the frame before the damage is kept
 }
 
+// A hand-made capture: captured.xml declaring `cores` cores and counter key 3, and the given
+// frame bodies, each after its length, as 0000000000.
+fs::path handmade_capture(const std::string& name, int cores,
+                          const std::vector<std::vector<std::uint8_t>>& bodies) {
+    const fs::path dir = temp_dir("inspect") / name;
+    fs::create_directories(dir);
+    std::ofstream(dir / "captured.xml")
+        << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<captured version=\"1\" type=\"Gator\" "
+           "protocol=\"680\"><target name=\"t\" sample_rate=\"1000\" cores=\""
+        << cores << "\" cpuid=\"0x0\" supports_live=\"yes\"/><counters><counter key=\"0x3\" "
+                    "type=\"t_count\"/></counters></captured>\n";
+    std::ofstream(dir / "session.xml")
+        << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<session version=\"1\"/>\n";
+    std::ofstream(dir / "events.xml") << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<events/>\n";
+    std::ofstream data(dir / "0000000000", std::ios::binary);
+    for (const auto& b : bodies) {
+        const auto n = static_cast<std::uint32_t>(b.size());
+        const char len[4] = {static_cast<char>(n & 0xff), static_cast<char>(n >> 8 & 0xff),
+                             static_cast<char>(n >> 16 & 0xff), static_cast<char>(n >> 24)};
+        data.write(len, 4);
+        data.write(reinterpret_cast<const char*>(b.data()),  // NOLINT
+                   static_cast<std::streamsize>(b.size()));
+    }
+    return dir;
+}
+
+// Summary frame: Summary message, canary, times 0, no attributes.
+std::vector<std::uint8_t> summary_frame() {
+    std::vector<std::uint8_t> b{0x01, 0x01, 0x0b};
+    for (char c : std::string("1\n2\r\n3\r4\n\r5")) b.push_back(static_cast<std::uint8_t>(c));
+    for (int v : {0x00, 0x00, 0x00, 0x00}) b.push_back(static_cast<std::uint8_t>(v));
+    return b;
+}
+
+// "at least one Activity, Counter or Block Counter message must be present": a capture of
+// annotations alone is invalid, reported at the end of the data.
+TEST(Inspect, ACaptureWithoutActivityOrCounterMessagesIsInvalid) {
+    const auto summary = summary_frame();
+    const std::vector<std::uint8_t> annotate{0x06, 0x00, 0x05, 0x0A, 0x02, 'h', 'i'};
+    const auto dir = handmade_capture("no-counter.apc", 2, {summary, annotate});
+    auto [rc, text] = run_apcgate({"inspect", dir.string()});
+    EXPECT_EQ(rc, 3) << text;
+    const std::size_t end = 4 + summary.size() + 4 + annotate.size();
+    EXPECT_NE(text.find("rule violated at offset " + std::to_string(end) +
+                        ": no Activity, Counter or Block Counter message"),
+              std::string::npos)
+        << text;
+    // The same capture with one counter value is valid.
+    const std::vector<std::uint8_t> counter{0x04, 0x0A, 0x01, 0x03, 0x01};  // core 1 of 2
+    const auto good = handmade_capture("counter.apc", 2, {summary, annotate, counter});
+    auto [grc, gtext] = run_apcgate({"inspect", good.string()});
+    EXPECT_EQ(grc, 0) << gtext;
+}
+
+// Every core a message names must be below captured.xml's cores: a Counter message on core 2
+// of a 2-core capture is invalid, reported at its offset.
+TEST(Inspect, AMessageOnACoreTheCaptureDoesNotDeclareIsInvalidWithItsOffset) {
+    const auto summary = summary_frame();
+    const std::vector<std::uint8_t> counter{0x04, 0x0A, 0x02, 0x03, 0x01};
+    const auto dir = handmade_capture("core-2.apc", 2, {summary, counter});
+    auto [rc, text] = run_apcgate({"inspect", dir.string()});
+    EXPECT_EQ(rc, 3) << text;
+    const std::size_t at = 4 + summary.size() + 4 + 1;  // the message, after the frame code
+    EXPECT_NE(text.find("rule violated at offset " + std::to_string(at) +
+                        ": Counter message core 2 is not one of the 2 cores"),
+              std::string::npos)
+        << text;
+    const auto j = inspect_json(dir, 3);
+    EXPECT_FALSE(j["valid"].get<bool>());
+    ASSERT_EQ(j["violations"].size(), 1U);
+    EXPECT_EQ(j["violations"][0]["offset"], at);
+}
+
+// A local capture directory holds captured.xml, session.xml, events.xml and 0000000000.
+TEST(Inspect, ACaptureWithoutItsSessionOrEventsXmlIsInvalid) {
+    const std::vector<std::uint8_t> counter{0x04, 0x0A, 0x00, 0x03, 0x01};
+    const auto dir = handmade_capture("no-events.apc", 1, {summary_frame(), counter});
+    EXPECT_EQ(run_apcgate({"inspect", dir.string()}).first, 0);
+    fs::remove(dir / "events.xml");
+    auto [rc, text] = run_apcgate({"inspect", dir.string()});
+    EXPECT_EQ(rc, 3) << text;
+    EXPECT_NE(text.find("events.xml is missing"), std::string::npos) << text;
+}
+
+// Events XML: "Only 'maximum', 'minimum', and 'average' are valid for absolute counters".
+TEST(Inspect, AnEventsXmlDisplayItsClassDoesNotAllowIsInvalid) {
+    const std::vector<std::uint8_t> counter{0x04, 0x0A, 0x00, 0x03, 0x01};
+    const auto dir = handmade_capture("display.apc", 1, {summary_frame(), counter});
+    const auto write_events = [&](const char* display) {
+        std::ofstream(dir / "events.xml")
+            << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<events><category name=\"T\">"
+               "<event counter=\"t_count\" title=\"T\" name=\"count\" class=\"absolute\" "
+               "display=\""
+            << display << "\"/></category></events>\n";
+    };
+    write_events("maximum");
+    EXPECT_EQ(run_apcgate({"inspect", dir.string()}).first, 0);
+    write_events("hertz");
+    auto [rc, text] = run_apcgate({"inspect", dir.string()});
+    EXPECT_EQ(rc, 3) << text;
+    EXPECT_NE(text.find("counter t_count of class absolute has display 'hertz'"), std::string::npos)
+        << text;
+}
+
 TEST(Inspect, MissingCaptureIsAnError) {
     auto [rc, text] = run_apcgate({"inspect", (temp_dir("none") / "nope.apc").string()});
     EXPECT_EQ(rc, 1);

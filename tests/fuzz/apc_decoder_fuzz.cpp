@@ -14,7 +14,7 @@
 namespace {
 
 void exercise(const std::vector<apcgate::apc::DecodedFrame>& frames) {
-    (void)apcgate::apc::check_frame_rules(frames, {3, 4, 5});
+    (void)apcgate::apc::check_frame_rules(frames, {3, 4, 5}, 4);
     apcgate::apc::EventRebuilder rebuild;
     std::string text;
     for (const auto& f : frames) {

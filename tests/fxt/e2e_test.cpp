@@ -8,6 +8,7 @@
 #include <csignal>
 #include <fstream>
 #include <map>
+#include <optional>
 #include <nlohmann/json.hpp>
 
 #include "capture_check.hpp"
@@ -94,6 +95,29 @@ TEST(FxtEndToEnd, ConvertThenInspectTheGeneralArchive) {
     EXPECT_EQ(texts_per_thread(*rebuilt), texts_per_thread(direct->events));
 }
 
+// Every archive becomes a capture `inspect` accepts, with its Activity, Counter or Block
+// Counter message ("Required Messages"): half of them hold no context switch and no counter;
+// every capture of them holds the capture's own event rate.
+TEST(FxtEndToEnd, EveryArchiveBecomesAValidCapture) {
+    int files = 0;
+    for (const auto& entry : std::filesystem::recursive_directory_iterator(kDir)) {
+        if (entry.path().extension() != ".fxt") continue;
+        ++files;
+        SCOPED_TRACE(entry.path().string());
+        const Converted c = convert(entry.path(), "every" + std::to_string(files));
+        ASSERT_TRUE(std::filesystem::exists(c.dir / "0000000000")) << c.output;
+        const auto [rc, out] = run_apcgate({"inspect", c.dir.string(), "--json"});
+        EXPECT_EQ(rc, 0) << out;
+        const auto j = json_of(out);
+        EXPECT_TRUE(j["valid"].get<bool>()) << out;
+        bool own = false;
+        for (const auto& counter : j["counters"])
+            own = own || (counter["type"] == "apcgate_events" && counter["values"] > 0);
+        EXPECT_TRUE(own) << out;
+    }
+    EXPECT_EQ(files, 11);
+}
+
 TEST(FxtEndToEnd, ConvertTheSchedulingArchiveAndAHandBuiltOne) {
     const Converted sched = convert(kDir / "fxtcpp_sched.fxt", "sched");
     ASSERT_EQ(sched.exit, 0) << sched.output;
@@ -126,10 +150,12 @@ TEST(FxtEndToEnd, ConvertTheSchedulingArchiveAndAHandBuiltOne) {
     ASSERT_EQ(rc, 0) << out;
     j = json_of(out);
     EXPECT_EQ(j["threads"]["11"], "worker");
-    ASSERT_EQ(j["counters"].size(), 1U);
+    // The archive's one counter, and the capture's own event rate.
+    ASSERT_EQ(j["counters"].size(), 2U);
     EXPECT_EQ(j["counters"][0]["type"], "FXT_load_value");
     EXPECT_EQ(j["counters"][0]["values"], 50);
     EXPECT_EQ(j["counters"][0]["max"], 24'500'000);  // 24.5, sent with 6 decimals
+    EXPECT_EQ(j["counters"][1]["type"], "apcgate_events");
     // 50 spans and 50 notes: each an open and a close, plus group and channel names.
     EXPECT_GE(j["messages"]["Annotate"].get<int>(), 200);
 }
@@ -182,9 +208,16 @@ TEST(FxtEndToEnd, ServeSourceStreamsTheArchive) {
         for (const auto& m : f.messages)
             switches += std::holds_alternative<model::ActivitySwitch>(m.body);
     EXPECT_EQ(switches, 2U);
+    // The archive's counter values, and the capture's own event rate beside them.
+    std::optional<model::CounterKey> own;
+    for (const auto& counter : captured->counters)
+        if (counter.type == "apcgate_events") own = counter.key;
+    ASSERT_TRUE(own);
     std::size_t counter_values = 0;
-    for (const auto& [key, n] : checked.values_per_key) counter_values += n;
+    for (const auto& [key, n] : checked.values_per_key)
+        if (key != *own) counter_values += n;
     EXPECT_EQ(counter_values, 6U);
+    EXPECT_GT(checked.values_per_key.count(*own), 0U);
     daemon.signal(SIGTERM);
     EXPECT_EQ(daemon.wait(), std::optional<int>(0)) << daemon.log();
 }

@@ -57,6 +57,8 @@ std::string version() {
     auto [rc, out] = run(std::string(APCGATE_BINARY) + " --version 2>&1");
     EXPECT_EQ(rc, 0) << out;
     while (!out.empty() && out.back() == '\n') out.pop_back();
+    // "apcgate 0.1.0 (commit abc)": the pages name the program and its version, not the commit.
+    if (const auto paren = out.find(" (commit "); paren != std::string::npos) out.resize(paren);
     return out;
 }
 

@@ -20,7 +20,16 @@ std::optional<SwitchEv> SwitchTimeline::add(SwitchSeen s) {
                 if (c.prev < 0) c.prev = s.prev_tid;
                 return std::nullopt;
             }
-            if (s.prev_tid >= 0 && c.next >= 0 && s.prev_tid != c.next) ++stats_.out_of_sequence;
+            const bool already_runs = c.next == s.next_tid;
+            if ((s.prev_tid >= 0 && c.next >= 0 && s.prev_tid != c.next) || already_runs)
+                ++stats_.out_of_sequence;
+            if (already_runs) {
+                // The task already runs: the kernel reported no switch into prev (it ran unseen,
+                // which no report places in time). Counted above; a switch to what the CPU
+                // already runs would only draw a CPU switched to itself.
+                c = Cpu{true, s.prev_tid, s.next_tid, s.report};
+                return std::nullopt;
+            }
         }
         c = Cpu{true, s.prev_tid, s.next_tid, s.report};
     }

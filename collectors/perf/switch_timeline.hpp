@@ -73,7 +73,7 @@ inline constexpr StatisticSpec kOutOfSequence{
     "switches_out_of_sequence", LogLevel::Info,
     "context switches away from a task other than the one the timeline had running on that CPU "
     "(records were lost, or the kernel reported a switch nowhere): the timeline shows the "
-    "earlier task until this switch"};
+    "earlier task until this switch, and a switch to the task already running is not repeated"};
 inline constexpr std::array kAll{&kFromTracepoint, &kFromSwitchOut, &kRepaired, &kOutOfSequence};
 }  // namespace switch_stats
 

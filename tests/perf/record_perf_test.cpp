@@ -318,6 +318,8 @@ TEST(PerfRecord, SystemWideTimelineHasEverySwitchOfThreadsWakingIdleCpus) {
                          return model::timestamp_of(*a) < model::timestamp_of(*b);
                      });
     std::map<int, int> running;     // core -> tid
+    // The last switches of each core, to show how a failure came about.
+    std::map<int, std::vector<std::string>> recent;
     std::map<int, int> running_on;  // workload tid -> core
     // Each check: how often it failed, and the first failure.
     std::pair<int, std::string> double_switch_in, on_two_cpus, samples_off_timeline;
@@ -332,13 +334,21 @@ TEST(PerfRecord, SystemWideTimelineHasEverySwitchOfThreadsWakingIdleCpus) {
         if (const auto* s = std::get_if<model::ActivitySwitch>(e)) {
             const auto was = running.find(s->core);
             if (was != running.end()) {
-                if (was->second == s->tid)
+                if (was->second == s->tid) {
+                    std::string before;
+                    for (const auto& r : recent[s->core]) before += "\n  after " + r;
                     problem(double_switch_in, "core " + std::to_string(s->core) + " at " +
                                                   std::to_string(s->ts) + " switched to tid " +
-                                                  std::to_string(s->tid) + ", which it ran");
+                                                  std::to_string(s->tid) + ", which it ran" +
+                                                  before);
+                }
                 if (is_workload(was->second)) running_on.erase(was->second);
             }
             running[s->core] = s->tid;
+            auto& last = recent[s->core];
+            last.push_back(std::to_string(s->ts) + ": tid " + std::to_string(s->tid) +
+                           " wait " + std::to_string(static_cast<int>(s->wait)));
+            if (last.size() > 4) last.erase(last.begin());
             if (is_workload(s->tid)) {
                 if (running_on.count(s->tid) != 0 && running_on[s->tid] != s->core)
                     problem(on_two_cpus, "tid " + std::to_string(s->tid) + " at " +

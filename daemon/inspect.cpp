@@ -8,6 +8,7 @@
 #include "daemon/capture_summary.hpp"
 #include "daemon/cli.hpp"
 #include "daemon/exit_codes.hpp"
+#include "daemon/inspect_output.hpp"
 #include "daemon/inspect_perf.hpp"
 #include "daemon/perf_capture_summary.hpp"
 #include "protocol/apc/capture_stream.hpp"
@@ -22,23 +23,14 @@ double span_seconds(const CaptureSummary& s) {
 }
 
 nlohmann::json to_json(const CaptureSummary& s) {
-    nlohmann::json j;
-    j["path"] = s.path.string();
-    j["valid"] = s.valid();
-    j["end"] = apc::to_string(s.end);
-    const auto& t = s.captured.info.target;
-    j["target"] = {{"name", t.name}, {"cores", t.cores}, {"cpuid", t.cpuid},
-                   {"sample_rate", t.sample_rate_hz}, {"supports_live", t.supports_live}};
-    j["type"] = s.captured.type;
-    j["protocol"] = s.captured.info.protocol;
+    nlohmann::json j = capture_json(s);
+    j["target"]["supports_live"] = s.captured.info.target.supports_live;
     if (s.captured.info.created) j["created"] = *s.captured.info.created;
     if (s.summary) {
-        nlohmann::json attrs = nlohmann::json::object();
-        for (const auto& [k, v] : s.summary->attributes) attrs[k] = v;
         j["summary"] = {{"wallclock_ns", s.summary->wallclock_ns},
                         {"uptime_ns", s.summary->uptime_ns},
                         {"monotonic_delta_ns", s.summary->monotonic_delta_ns},
-                        {"attributes", attrs}};
+                        {"attributes", attributes_json(s.summary->attributes)}};
     }
     j["data_bytes"] = s.data_bytes;
     j["frames"] = s.frames;
@@ -57,18 +49,11 @@ nlohmann::json to_json(const CaptureSummary& s) {
     if (s.first_ts) j["first_ts"] = *s.first_ts;
     if (s.last_ts) j["last_ts"] = *s.last_ts;
     j["span_s"] = span_seconds(s);
-    if (s.error) j["error"] = {{"message", s.error->to_string()}, {"offset", s.error->offset.value_or(0)}};
-    j["violations"] = nlohmann::json::array();
-    for (const auto& v : s.violations) j["violations"].push_back({{"offset", v.offset}, {"text", v.text}});
     return j;
 }
 
 void print_text(const CaptureSummary& s, std::ostream& out) {
-    const auto& t = s.captured.info.target;
-    out << s.path.string() << ": " << (s.valid() ? "valid" : "INVALID") << " " << s.captured.type
-        << " capture, protocol " << s.captured.info.protocol << "\n";
-    out << "  target " << t.name << ", " << t.cores << " cores, sample rate " << t.sample_rate_hz
-        << " Hz\n";
+    print_capture_heading(s, out);
     out << "  " << s.frames << " frames, " << s.data_bytes << " bytes, span " << span_seconds(s)
         << " s\n  frames:";
     for (const auto& [type, n] : s.frames_by_type) out << " " << type << "=" << n;
@@ -84,11 +69,7 @@ void print_text(const CaptureSummary& s, std::ostream& out) {
     }
     out << "  threads: " << s.threads.size() << " named\n";
     for (const auto& [core, name] : s.cores) out << "  core " << core << ": " << name << "\n";
-    if (s.error) {
-        out << (s.end == apc::StreamEnd::Truncated ? "  warning: " : "  error: ")
-            << s.error->to_string() << "\n";
-    }
-    for (const auto& v : s.violations) out << "  rule violated at offset " << v.offset << ": " << v.text << "\n";
+    print_problems(s, out);
 }
 
 }  // namespace
@@ -108,13 +89,7 @@ int run_inspect(const InspectOptions& options, std::ostream& out, std::ostream& 
     } else if (!options.dump) {
         print_text(*summary, out);
     }
-    if (!summary->valid()) {
-        if (summary->error) err << "apcgate inspect: " << summary->error->to_string() << "\n";
-        for (const auto& v : summary->violations)
-            err << "apcgate inspect: rule violated at offset " << v.offset << ": " << v.text << "\n";
-        return kExitInvalidInput;
-    }
-    return kExitOk;
+    return exit_code_for(*summary, err);
 }
 
 }  // namespace apcgate::daemon

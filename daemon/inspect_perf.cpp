@@ -3,6 +3,7 @@
 #include <nlohmann/json.hpp>
 
 #include "daemon/exit_codes.hpp"
+#include "daemon/inspect_output.hpp"
 #include "daemon/perf_capture_summary.hpp"
 
 namespace apcgate::daemon {
@@ -28,23 +29,13 @@ std::string counter_type(const PerfCaptureSummary& s, std::int32_t key) {
 
 nlohmann::json to_json(const PerfCaptureSummary& s) {
     const auto& t = s.tally;
-    nlohmann::json j;
-    j["path"] = s.path.string();
-    j["valid"] = s.valid();
-    j["end"] = apc::to_string(s.end);
-    j["type"] = s.captured.type;
-    j["protocol"] = s.captured.info.protocol;
-    const auto& target = s.captured.info.target;
-    j["target"] = {{"name", target.name}, {"cores", target.cores}, {"cpuid", target.cpuid},
-                   {"sample_rate", target.sample_rate_hz}};
+    nlohmann::json j = capture_json(s);
     if (t.summary) {
-        nlohmann::json attrs = nlohmann::json::object();
-        for (const auto& [k, v] : t.summary->attributes) attrs[k] = v;
         j["summary"] = {{"realtime_ns", t.summary->realtime_ns},
                         {"boottime_ns", t.summary->boottime_ns},
                         {"monotonic_raw_ns", t.summary->monotonic_raw_ns},
                         {"monotonic_ns", t.summary->monotonic_ns},
-                        {"attributes", attrs}};
+                        {"attributes", attributes_json(t.summary->attributes)}};
     }
     j["data_bytes"] = s.data_bytes;
     j["frames"] = t.frames;
@@ -78,19 +69,12 @@ nlohmann::json to_json(const PerfCaptureSummary& s) {
     if (t.first_time) j["first_time"] = *t.first_time;
     if (t.last_time) j["last_time"] = *t.last_time;
     j["span_s"] = span_seconds(t);
-    if (s.error) j["error"] = {{"message", s.error->to_string()}, {"offset", s.error->offset.value_or(0)}};
-    j["violations"] = nlohmann::json::array();
-    for (const auto& v : s.violations) j["violations"].push_back({{"offset", v.offset}, {"text", v.text}});
     return j;
 }
 
 void print_text(const PerfCaptureSummary& s, std::ostream& out) {
     const auto& t = s.tally;
-    const auto& target = s.captured.info.target;
-    out << s.path.string() << ": " << (s.valid() ? "valid" : "INVALID") << " " << s.captured.type
-        << " capture, protocol " << s.captured.info.protocol << "\n";
-    out << "  target " << target.name << ", " << target.cores << " cores, sample rate "
-        << target.sample_rate_hz << " Hz\n";
+    print_capture_heading(s, out);
     out << "  " << t.frames << " frames, " << s.data_bytes << " bytes, span " << span_seconds(t)
         << " s\n  frames:";
     for (const auto& [type, n] : t.frames_by_type) out << " " << type << "=" << n;
@@ -122,12 +106,7 @@ void print_text(const PerfCaptureSummary& s, std::ostream& out) {
     }
     out << "  threads: " << t.threads.size() << " named; cpus online: " << t.online_cpus.size()
         << "\n";
-    if (s.error) {
-        out << (s.end == apc::StreamEnd::Truncated ? "  warning: " : "  error: ")
-            << s.error->to_string() << "\n";
-    }
-    for (const auto& v : s.violations)
-        out << "  rule violated at offset " << v.offset << ": " << v.text << "\n";
+    print_problems(s, out);
 }
 
 }  // namespace
@@ -143,13 +122,7 @@ int run_inspect_perf(const InspectOptions& options, std::ostream& out, std::ostr
     } else {
         print_text(*summary, out);
     }
-    if (!summary->valid()) {
-        if (summary->error) err << "apcgate inspect: " << summary->error->to_string() << "\n";
-        for (const auto& v : summary->violations)
-            err << "apcgate inspect: rule violated at offset " << v.offset << ": " << v.text << "\n";
-        return kExitInvalidInput;
-    }
-    return kExitOk;
+    return exit_code_for(*summary, err);
 }
 
 }  // namespace apcgate::daemon

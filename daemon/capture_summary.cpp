@@ -1,10 +1,6 @@
 #include "daemon/capture_summary.hpp"
 
-#include <fstream>
-#include <sstream>
-
-#include "daemon/apc_directory.hpp"
-#include "daemon/mapped_file.hpp"
+#include "daemon/capture_files.hpp"
 #include "protocol/apc/message_format.hpp"
 #include "protocol/wire/overloaded.hpp"
 
@@ -13,14 +9,6 @@ namespace apcgate::daemon {
 namespace {
 
 using wire::Overloaded;
-
-std::optional<std::string> read_text(const std::filesystem::path& p) {
-    std::ifstream in(p, std::ios::binary);
-    if (!in) return std::nullopt;
-    std::ostringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
 
 // Tallies one pass over the decoded frames.
 class Tally {
@@ -139,17 +127,12 @@ Result<CaptureSummary> summarize_capture(const std::filesystem::path& dir,
                                          const std::function<void(const std::string&)>& dump) {
     CaptureSummary s;
     s.path = dir;
-    const auto captured_text = read_text(dir / "captured.xml");
-    if (!captured_text) return Error::at("cannot read captured.xml").in_input(dir.string());
-    auto captured = xml::parse_captured(*captured_text);
-    if (!captured) return std::move(captured).take_error().in_input((dir / "captured.xml").string());
-    s.captured = std::move(captured).value();
-    describe_counters(s, read_text(dir / "events.xml"));
-
-    const auto data_path = dir / kApcDataFile;
-    auto file = MappedFile::open(data_path);
-    if (!file) return std::move(file).take_error();
-    const auto bytes = file->bytes();
+    auto files = open_capture_files(dir);
+    if (!files) return std::move(files).take_error();
+    s.captured = std::move(files->captured);
+    describe_counters(s, read_document(dir / "events.xml"));
+    const auto& data_path = files->data_path;
+    const auto bytes = files->data.bytes();
     s.data_bytes = bytes.size();
 
     std::vector<model::CounterKey> keys;

@@ -6,54 +6,13 @@
 
 #include <vector>
 
+#include "perf_ring_streams.hpp"
 #include "protocol/perf_framing/frame_writer.hpp"
 
 namespace {
 
-void put(std::vector<std::uint8_t>& b, std::uint64_t v, int n) {
-    for (int i = 0; i < n; ++i) b.push_back(static_cast<std::uint8_t>(v >> (8 * i)));
-}
-
-// The record streams of perf_decode_bench, byte for byte: sched_switch samples with a 64-byte
-// payload, and cpu-clock samples with call stacks of `depth` frames.
-std::vector<std::uint8_t> switch_stream(int n) {
-    std::vector<std::uint8_t> b;
-    for (int i = 0; i < n; ++i) {
-        const std::uint32_t prev = 100 + (i & 1);
-        put(b, 9, 4);
-        put(b, 0, 2);
-        put(b, 8 + 8 + 8 + 8 + 8 + 4 + 64 + 4, 2);
-        put(b, 2, 8);
-        put(b, prev, 4);
-        put(b, prev, 4);
-        put(b, 1000 + static_cast<std::uint64_t>(i), 8);
-        put(b, static_cast<std::uint64_t>(i & 1), 8);
-        put(b, 64, 4);
-        for (int k = 0; k < 64; ++k) b.push_back(static_cast<std::uint8_t>(k == 32 ? 1 : 0));
-        put(b, 0, 4);
-    }
-    return b;
-}
-
-std::vector<std::uint8_t> sample_stream(int n, int depth) {
-    std::vector<std::uint8_t> b;
-    for (int i = 0; i < n; ++i) {
-        put(b, 9, 4);
-        put(b, 2, 2);
-        put(b, static_cast<std::uint64_t>(8 + 48 + 8 + 8 * (depth + 1)), 2);
-        put(b, 3, 8);
-        put(b, 0x401000 + static_cast<std::uint64_t>(i % 512), 8);
-        put(b, 100, 4);
-        put(b, 100, 4);
-        put(b, 1000 + static_cast<std::uint64_t>(i), 8);
-        put(b, 0, 8);
-        put(b, 1'000'000, 8);
-        put(b, static_cast<std::uint64_t>(depth + 1), 8);
-        put(b, static_cast<std::uint64_t>(-512), 8);
-        for (int d = 0; d < depth; ++d) put(b, 0x401000 + static_cast<std::uint64_t>(d * 64), 8);
-    }
-    return b;
-}
+using apcgate::perf_bench::sample_stream;
+using apcgate::perf_bench::switch_stream;
 
 // As PerfFramingCapture::forward_ring: walk the headers, cut frames of at most 800 KiB raw at
 // record boundaries, pack each into a PERF_DATA body.

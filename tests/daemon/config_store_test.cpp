@@ -6,12 +6,15 @@
 #include <cstdlib>
 #include <fstream>
 
+#include "tests/xml/numbered_configuration.hpp"
 #include "xml/documents.hpp"
 
 namespace apcgate::daemon {
 namespace {
 
 namespace fs = std::filesystem;
+using xml::testing::most_storable_numbered_counters;
+using xml::testing::numbered_counters;
 
 TEST(ConfigStore, SavesAndLoadsAndCreatesTheDirectory) {
     const fs::path dir = fs::temp_directory_path() / ("cfg-" + std::to_string(::getpid())) / "deep";
@@ -33,22 +36,10 @@ TEST(ConfigStore, SavesAndLoadsAndCreatesTheDirectory) {
     fs::remove_all(dir.parent_path());
 }
 
-model::Configuration numbered_counters(std::size_t n) {
-    model::Configuration c;
-    for (std::size_t i = 0; i < n; ++i) {
-        std::string name = std::to_string(i);
-        name.insert(0, 8 - name.size(), '0');  // every entry the same length
-        c.counters.push_back({"c" + name, {}, {}, {}});
-    }
-    return c;
-}
-
 // What is accepted must load again after a restart: the largest configuration encode() allows
 // is stored and loaded whole, and one counter more is refused with the reason.
 TEST(ConfigStore, TheLargestStorableConfigurationLoadsAgainAndOneMoreIsRefused) {
-    const std::size_t one = xml::write_configuration(numbered_counters(1)).size();
-    const std::size_t per_entry = xml::write_configuration(numbered_counters(2)).size() - one;
-    const std::size_t largest = (xml::kMaxDocumentBytes - one) / per_entry + 1;
+    const std::size_t largest = most_storable_numbered_counters();
     const model::Configuration fits = numbered_counters(largest);
     ASSERT_TRUE(ConfigStore::encode(fits));
     EXPECT_LE(ConfigStore::encode(fits)->size(), xml::kMaxDocumentBytes);

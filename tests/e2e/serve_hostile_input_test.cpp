@@ -1,9 +1,13 @@
 // Client text and configurations (issue 27): names that try to forge log lines or flood the
 // log, and configurations that would be accepted and then lost at the next start.
 #include "serve_fixture.hpp"
+#include "tests/xml/numbered_configuration.hpp"
 
 namespace apcgate::e2e {
 namespace {
+
+using xml::testing::most_storable_numbered_counters;
+using xml::testing::numbered_counters;
 
 std::size_t count(const std::string& text, const std::string& needle) {
     std::size_t n = 0;
@@ -89,22 +93,10 @@ TEST_F(HostileInputTest, ARepeatedCounterConfigurationSurvivesARestart) {
     EXPECT_EQ(daemon_->log().find("ignoring stored configuration"), std::string::npos);
 }
 
-model::Configuration numbered_counters(std::size_t n) {
-    model::Configuration c;
-    for (std::size_t i = 0; i < n; ++i) {
-        std::string name = std::to_string(i);
-        name.insert(0, 8 - name.size(), '0');  // every entry the same length
-        c.counters.push_back({"c" + name, {}, {}, {}});
-    }
-    return c;
-}
-
 // The largest configuration the daemon stores loads again after a restart; one counter more is
 // refused (NAK with the reason) rather than accepted and then lost.
 TEST_F(HostileInputTest, TheLargestStoredConfigurationLoadsAfterARestartAndOneMoreIsRefused) {
-    const std::size_t one = xml::write_configuration(numbered_counters(1)).size();
-    const std::size_t per_entry = xml::write_configuration(numbered_counters(2)).size() - one;
-    const std::size_t largest = (xml::kMaxDocumentBytes - one) / per_entry + 1;
+    const std::size_t largest = most_storable_numbered_counters();
     {
         // One more, sent compactly so that it fits in a command; stored, it would not.
         std::string doc = "<configurations revision=3>";

@@ -2,6 +2,8 @@
 
 #include <linux/perf_event.h>
 
+#include <utility>
+
 namespace apcgate::collectors::perf {
 
 const std::array<SoftwareCounter, 4> kSoftwareCounters{{
@@ -39,47 +41,43 @@ model::CounterSpec activity_spec(int cores) {
     return s;
 }
 
-model::CounterSpec lost_spec() {
+namespace {
+
+// A count per CPU in the Software category, shown as how many in each period.
+model::CounterSpec software_delta_spec(std::string_view counter, std::string title,
+                                       std::string name, std::string description) {
     model::CounterSpec s;
-    s.counter = std::string(kLostCounter);
+    s.counter = std::string(counter);
     s.category = "Software";
-    s.title = "Perf";
-    s.name = "Lost records";
-    s.description =
-        "Records the kernel dropped because a perf ring buffer was full (PERF_RECORD_LOST)";
+    s.title = std::move(title);
+    s.name = std::move(name);
+    s.description = std::move(description);
     s.cls = model::CounterClass::Delta;
     s.display = model::Display::Accumulate;
     s.per_cpu = true;
     return s;
+}
+
+}  // namespace
+
+model::CounterSpec lost_spec() {
+    return software_delta_spec(
+        kLostCounter, "Perf", "Lost records",
+        "Records the kernel dropped because a perf ring buffer was full (PERF_RECORD_LOST)");
 }
 
 model::CounterSpec repaired_switches_spec() {
-    model::CounterSpec s;
-    s.counter = std::string(kRepairedSwitchesCounter);
-    s.category = "Software";
-    s.title = "Perf";
-    s.name = "Repaired switches";
-    s.description =
+    return software_delta_spec(
+        kRepairedSwitchesCounter, "Perf", "Repaired switches",
         "Context switches that neither sched:sched_switch nor the previous task's switch-out "
         "record reported, placed at the incoming task's switch-in record "
-        "(PERF_RECORD_SWITCH_CPU_WIDE)";
-    s.cls = model::CounterClass::Delta;
-    s.display = model::Display::Accumulate;
-    s.per_cpu = true;
-    return s;
+        "(PERF_RECORD_SWITCH_CPU_WIDE)");
 }
 
 model::CounterSpec software_spec(const SoftwareCounter& c) {
-    model::CounterSpec s;
-    s.counter = std::string(c.counter);
-    s.category = "Software";
-    s.title = "Software";
-    s.name = std::string(c.name);
-    s.description = std::string(c.description);
+    model::CounterSpec s = software_delta_spec(c.counter, "Software", std::string(c.name),
+                                               std::string(c.description));
     s.units = std::string(c.units);
-    s.cls = model::CounterClass::Delta;
-    s.display = model::Display::Accumulate;
-    s.per_cpu = true;
     return s;
 }
 

@@ -12,6 +12,8 @@
 #include <sstream>
 #include <thread>
 
+#include "whole_file.hpp"
+
 extern char** environ;
 
 namespace apcgate::e2e {
@@ -100,12 +102,7 @@ DaemonProcess::~DaemonProcess() {
     fs::remove_all(log_.parent_path(), ec);
 }
 
-std::string DaemonProcess::log() const {
-    std::ifstream in(log_);
-    std::ostringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
+std::string DaemonProcess::log() const { return read_whole_file(log_); }
 
 std::optional<int> DaemonProcess::wait_for_port(std::chrono::milliseconds timeout) {
     const auto deadline = std::chrono::steady_clock::now() + timeout;

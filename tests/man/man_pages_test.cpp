@@ -19,6 +19,7 @@
 #include <vector>
 
 #include "daemon/exit_codes.hpp"
+#include "whole_file.hpp"
 
 namespace apcgate::man_test {
 namespace {
@@ -26,13 +27,7 @@ namespace {
 namespace fs = std::filesystem;
 const fs::path kManDir = APCGATE_MAN_DIR;
 const fs::path kSource = APCGATE_SOURCE_DIR;
-
-std::string read_all(const fs::path& p) {
-    std::ifstream in(p);
-    std::ostringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
+using e2e::read_whole_file;
 
 // Runs a shell command: (exit status, what it wrote to stdout and, unless redirected, stderr).
 std::pair<int, std::string> run(const std::string& command) {
@@ -134,7 +129,7 @@ std::set<std::string> man_options(const std::string& page) {
 }
 
 std::string page_of(const std::string& sub) {
-    return read_all(kManDir / (sub.empty() ? "apcgate.1" : "apcgate-" + sub + ".1"));
+    return read_whole_file(kManDir / (sub.empty() ? "apcgate.1" : "apcgate-" + sub + ".1"));
 }
 
 std::string join(const std::set<std::string>& s) {
@@ -179,7 +174,7 @@ TEST(ManPages, EveryPageHasItsSectionsItsVersionAndNoPlaceholderLeft) {
         if (entry.path().extension() != ".in") continue;
         const std::string name = file.substr(0, file.size() - 3);
         SCOPED_TRACE(name);
-        const std::string page = read_all(kManDir / name);
+        const std::string page = read_whole_file(kManDir / name);
         ASSERT_FALSE(page.empty()) << "not configured into " << kManDir;
         EXPECT_EQ(page.find("@APCGATE"), std::string::npos);
         // The footer names the program's version ("apcgate 0.1.0"), as --version prints it.
@@ -226,7 +221,7 @@ TEST(ManPages, TheMainPageListsEveryExitCode) {
 TEST(ManPages, TheServePageExplainsEverySettingsKey) {
     std::set<std::string> shipped;
     static const std::regex key(R"(^#?(APCGATE_[A-Z_]+)=)");
-    std::istringstream file(read_all(kSource / "systemd" / "apcgate.default"));
+    std::istringstream file(read_whole_file(kSource / "systemd" / "apcgate.default"));
     for (std::string l; std::getline(file, l);) {
         std::smatch m;
         if (std::regex_search(l, m, key)) shipped.insert(m[1]);

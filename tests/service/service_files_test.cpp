@@ -15,19 +15,14 @@
 #include <sstream>
 
 #include "service_support.hpp"
+#include "whole_file.hpp"
 
 namespace apcgate::service_test {
 namespace {
 
 namespace fs = std::filesystem;
 const fs::path kSource = APCGATE_SOURCE_DIR;
-
-std::string read_all(const fs::path& p) {
-    std::ifstream in(p);
-    std::ostringstream s;
-    s << in.rdbuf();
-    return s.str();
-}
+using e2e::read_whole_file;
 
 // Runs a command, returning (exit status, stdout+stderr).
 std::pair<int, std::string> capture(const std::string& command) {
@@ -67,7 +62,7 @@ std::string one(const std::multimap<std::string, std::string>& m, const std::str
 }
 
 TEST(SystemdUnit, HasWhatTheServiceNeedsAndTheHardening) {
-    const auto unit = unit_section(read_all(APCGATE_UNIT_FILE), "Service");
+    const auto unit = unit_section(read_whole_file(APCGATE_UNIT_FILE), "Service");
     EXPECT_EQ(one(unit, "Type"), "notify");
     EXPECT_EQ(one(unit, "Restart"), "on-failure");
     EXPECT_EQ(one(unit, "StateDirectory"), "apcgate");
@@ -91,7 +86,7 @@ TEST(SystemdUnit, HasWhatTheServiceNeedsAndTheHardening) {
     EXPECT_EQ(unit.count("ProtectKernelLogs"), 0U);
     EXPECT_EQ(unit.count("ProtectKernelTunables"), 0U);
     EXPECT_EQ(unit.count("ProtectProc"), 0U);
-    const auto install = unit_section(read_all(APCGATE_UNIT_FILE), "Install");
+    const auto install = unit_section(read_whole_file(APCGATE_UNIT_FILE), "Install");
     EXPECT_EQ(one(install, "WantedBy"), "multi-user.target");
 }
 
@@ -99,7 +94,7 @@ TEST(SystemdUnit, SystemdAnalyzeVerifyAcceptsTheGeneratedUnit) {
     if (capture("command -v systemd-analyze").first != 0)
         GTEST_SKIP() << "systemd-analyze is not installed (CI installs systemd)";
     // verify checks that ExecStart's program exists: point it at the binary under test.
-    std::string text = read_all(APCGATE_UNIT_FILE);
+    std::string text = read_whole_file(APCGATE_UNIT_FILE);
     text = std::regex_replace(text, std::regex(R"(ExecStart=\S+)"),
                               std::string("ExecStart=") + APCGATE_BINARY);
     const fs::path dir = e2e::temp_dir("unit");
@@ -149,7 +144,7 @@ std::vector<Instruction> parse_dockerfile(const std::string& text) {
 }
 
 TEST(Dockerfile, ParsesIntoABuildAndASlimRuntimeStage) {
-    const std::string text = read_all(kSource / "docker/Dockerfile");
+    const std::string text = read_whole_file(kSource / "docker/Dockerfile");
     ASSERT_FALSE(text.empty());
     const auto ins = parse_dockerfile(text);
     std::vector<std::string> stages;
@@ -165,10 +160,10 @@ TEST(Dockerfile, ParsesIntoABuildAndASlimRuntimeStage) {
 }
 
 TEST(Dockerfile, EveryRunIsABuildShStepThatExists) {
-    const std::string script = read_all(kSource / "docker/build.sh");
+    const std::string script = read_whole_file(kSource / "docker/build.sh");
     std::map<std::string, std::vector<std::string>> runs;  // stage -> build.sh subcommands
     std::string stage;
-    for (const auto& i : parse_dockerfile(read_all(kSource / "docker/Dockerfile"))) {
+    for (const auto& i : parse_dockerfile(read_whole_file(kSource / "docker/Dockerfile"))) {
         if (i.keyword == "FROM") stage = i.args.substr(i.args.rfind(' ') + 1);
         if (i.keyword != "RUN") continue;
         std::smatch m;
@@ -183,7 +178,7 @@ TEST(Dockerfile, EveryRunIsABuildShStepThatExists) {
 
 TEST(Dockerfile, CopiesExistingFilesExposesThePortsAndChecksHealth) {
     std::map<std::string, std::string> last;
-    for (const auto& i : parse_dockerfile(read_all(kSource / "docker/Dockerfile"))) {
+    for (const auto& i : parse_dockerfile(read_whole_file(kSource / "docker/Dockerfile"))) {
         last[i.keyword] = i.args;
         if (i.keyword == "COPY" && i.args.rfind("--from=", 0) != 0) {
             const std::string source = i.args.substr(0, i.args.find(' '));

@@ -80,8 +80,9 @@ struct ConvertOptions {
     std::string log_level = "warn";
 };
 
-// The collectors of this target (currently /proc and /sys), declared and described.
-CollectorSet make_collectors(const CommonOptions& options);
+// The collectors of this target (/proc and /sys, annotations, perf), declared and described for
+// the live captures' `framing`.
+CollectorSet make_collectors(const CommonOptions& options, Framing framing);
 // The collectors of `serve --source`: the given trace inputs instead of live data.
 Result<CollectorSet> make_ingest_collectors(const std::vector<std::string>& sources,
                                             const std::string& format,

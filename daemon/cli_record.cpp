@@ -193,7 +193,7 @@ int run_record(const RecordOptions& o) {
         }
         common.follow_pids = o.pids;
     }
-    CollectorSet collectors = make_collectors(common);
+    CollectorSet collectors = make_collectors(common, o.framing);
     auto config = configuration_for(o, collectors);
     if (!config) {
         spdlog::error("{}", config.error().to_string());

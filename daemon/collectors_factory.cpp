@@ -29,7 +29,7 @@ collectors::LogFn spdlog_sink() {
 
 }  // namespace
 
-CollectorSet make_collectors(const CommonOptions& options) {
+CollectorSet make_collectors(const CommonOptions& options, Framing framing) {
     CollectorSet set;
     auto procfs = std::make_unique<collectors::procfs::ProcfsSource>(options.proc_root,
                                                                       options.sys_root);
@@ -52,6 +52,7 @@ CollectorSet make_collectors(const CommonOptions& options) {
         po.follow_pids = options.follow_pids;
         po.from_exec = options.follow_from_exec;
         po.log = spdlog_sink();
+        po.forwards_records = framing == Framing::Perf;
         set.sources.push_back(std::make_unique<pf::PerfSource>(std::move(po)));
     }
     set.declare_all();

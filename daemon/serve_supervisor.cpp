@@ -28,7 +28,7 @@ bool given(const ServeOptions& o, const char* name) {
 }
 
 Result<CollectorSet> build_collectors(const ServeOptions& o) {
-    if (o.sources.empty()) return make_collectors(o.common);
+    if (o.sources.empty()) return make_collectors(o.common, o.server.framing);
     // Trace inputs are events, not perf records: they have no Perf-type form.
     if (o.server.framing == Framing::Perf)
         spdlog::warn("--framing perf is for live captures: the trace inputs (--source) are "

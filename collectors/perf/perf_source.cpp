@@ -86,8 +86,10 @@ void PerfSource::declare(model::CounterCatalog& catalog) {
         catalog.add(cycle_counter_spec(c));
     }
     catalog.add(lost_spec());
-    // Repairs need the switch records; the capture shows them where they happened.
-    if (caps_.activity() && caps_.switch_records) catalog.add(repaired_switches_spec());
+    // Repairs need the switch records; the capture shows them where they happened. A capture
+    // that forwards the records repairs nothing.
+    if (caps_.activity() && caps_.switch_records && !options_.forwards_records)
+        catalog.add(repaired_switches_spec());
 }
 
 Status PerfSource::start(const CaptureContext& ctx) {

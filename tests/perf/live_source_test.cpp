@@ -338,5 +338,22 @@ TEST(LiveSource, ThisVmOffersSoftwareCountersAndSaysWhyNotHardware) {
     }
 }
 
+// The v6.8 framing's reader repairs from the kernel's switch records the switches the
+// tracepoint left out, and counts them; the Perf framing forwards those records as they are,
+// so nothing is repaired there and the counter is not offered.
+TEST(LiveSource, OffersRepairedSwitchesOnlyWhenItDecodesTheRecords) {
+    Capture decoding({});
+    const Capabilities& caps = decoding.source.capabilities();
+    if (!caps.activity() || !caps.switch_records)
+        GTEST_SKIP() << "no CPU activity from switch records here";
+    EXPECT_NE(decoding.catalog.find(std::string(kRepairedSwitchesCounter)), nullptr);
+    PerfOptions o;
+    o.forwards_records = true;
+    Capture forwarding(std::move(o));
+    EXPECT_EQ(forwarding.catalog.find(std::string(kRepairedSwitchesCounter)), nullptr);
+    EXPECT_NE(forwarding.catalog.find(std::string(kLostCounter)), nullptr);
+    EXPECT_NE(forwarding.catalog.find(std::string(kActivityCounter)), nullptr);
+}
+
 }  // namespace
 }  // namespace apcgate::collectors::perf

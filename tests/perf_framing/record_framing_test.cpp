@@ -149,11 +149,9 @@ TEST(RecordPerfFraming, TellsTheSameStoryAsTheGatorFraming) {
     for (const auto& c : s.captured.counters) p_keys[c.type] = c.key;
     for (const auto& [name, gkey] : g.keys) {
         if (g_keys.count(gkey) == 0 || p_keys.count(name) == 0) continue;
-        // The Perf framing carries lost records themselves (LOST), not a counter of them, CPU
-        // activity as the sched_switch samples compared above, and the kernel's own switch
-        // records, from which the reader repairs what the tracepoint left out.
-        if (name == collectors::perf::kLostCounter || name == collectors::perf::kActivityCounter ||
-            name == collectors::perf::kRepairedSwitchesCounter)
+        // The Perf framing carries lost records themselves (LOST), not a counter of them, and
+        // CPU activity as the sched_switch samples compared above.
+        if (name == collectors::perf::kLostCounter || name == collectors::perf::kActivityCounter)
             continue;
         EXPECT_GT(p.counter_values.count(p_keys.at(name)) ? p.counter_values.at(p_keys.at(name)) : 0u,
                   0u)

@@ -141,6 +141,12 @@ void EventMapper::map(const TraceEvent& e, model::Nanos ts, std::vector<model::E
 
 void EventMapper::on_switch(const SwitchEv& e, model::Nanos ts, std::vector<model::Event>& out) {
     if (!activity_key_) return;
+    const std::int32_t shown = e.next_tid > 0 ? e.next_tid : -1;
+    if (const auto it = shown_tid_.find(e.cpu); it != shown_tid_.end() && it->second == shown) {
+        ++stats_.repeated_switches;
+        return;
+    }
+    shown_tid_[e.cpu] = shown;
     ++stats_.switches;
     std::int32_t tid = -1;
     if (e.next_tid > 0) {

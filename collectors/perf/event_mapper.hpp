@@ -30,6 +30,9 @@ struct MapperStats {
     std::uint64_t backtraces = 0;
     std::uint64_t frames_unresolved = 0;  // user addresses outside every known mapping
     std::uint64_t switches = 0;
+    // Switches to the task the CPU was already shown running: not drawn (a CPU switched to
+    // itself says nothing; the timeline counts the report gap that caused it).
+    std::uint64_t repeated_switches = 0;
     std::uint64_t table_full = 0;  // threads/processes not tracked (tables full)
 };
 
@@ -87,6 +90,7 @@ class EventMapper {
     std::optional<model::CounterKey> activity_key_;
     CookieTable cookies_;
     RunningShare running_;
+    std::unordered_map<std::int32_t, std::int32_t> shown_tid_;  // CPU -> tid its last switch drew
     std::unordered_map<std::int32_t, Thread> threads_;
     std::unordered_map<std::int32_t, std::unique_ptr<Process>> processes_;
     MapperStats stats_;

@@ -182,7 +182,9 @@ void PerfSource::stop(model::Nanos now, std::vector<model::Event>& out) {
     const MapperStats& ms = c.mapper.stats();
     log(LogLevel::Info, "perf: " + std::to_string(last_stats_.bytes) + " bytes of records in " +
                             std::to_string(last_stats_.drains) + " drains, " +
-                            std::to_string(ms.switches) + " switches, " +
+                            std::to_string(ms.switches) + " switches (" +
+                            std::to_string(ms.repeated_switches) +
+                            " to the task already shown not drawn), " +
                             std::to_string(ms.backtraces) + " samples (" +
                             std::to_string(ms.frames_unresolved) + " unresolved user frames), " +
                             std::to_string(last_lost_) + " records lost, " +

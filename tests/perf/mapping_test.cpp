@@ -207,6 +207,24 @@ TEST_F(Normalize, UndecodableTracepointPayloadIsABadRecord) {
     EXPECT_EQ(report.kinds().at(std::string(kinds::kSchedSwitch)).read, 1U);
 }
 
+// Idle is next_tid 0 from the kernel's reports and -1 for a task not followed: both draw the
+// CPU idle, so the second of two such switches in a row would draw an idle CPU switched to idle.
+TEST(EventMapper, ASwitchToWhatTheCpuAlreadyShowsIsNotDrawnAgain) {
+    EventMapper m(nullptr, model::CounterKey{7});
+    std::vector<model::Event> out;
+    m.map(SwitchEv{1, 1, 0, "", model::WaitState::Other}, 1, out);
+    m.map(SwitchEv{2, 1, -1, "", model::WaitState::Other}, 2, out);
+    m.map(SwitchEv{3, 0, 0, "", model::WaitState::Other}, 3, out);  // another CPU
+    m.map(SwitchEv{4, 1, 42, "w", model::WaitState::Other}, 4, out);
+    m.map(SwitchEv{5, 1, 42, "w", model::WaitState::Other}, 5, out);
+    const auto switches = all_of<model::ActivitySwitch>(out);
+    ASSERT_EQ(switches.size(), 3U);
+    EXPECT_EQ(switches[0].tid, -1);
+    EXPECT_EQ(switches[1].core, 0);
+    EXPECT_EQ(switches[2].tid, 42);
+    EXPECT_EQ(m.stats().repeated_switches, 2U);
+}
+
 TEST(EventMapper, ForkCommExecMmapSampleSwitchExit) {
     EventMapper m(nullptr, model::CounterKey{7});
     m.seed_process(100, "/bin/sh", {{0x1000, 0x2000, 0, "/bin/sh"}});

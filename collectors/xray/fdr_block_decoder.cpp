@@ -31,7 +31,8 @@ FdrBlockDecoder::FdrBlockDecoder(std::span<const std::uint8_t> input, const Bloc
       expander_(expander),
       stats_(stats),
       report_(report),
-      input_name_(input_name) {}
+      input_name_(input_name),
+      cut_(block.cut) {}
 
 bool FdrBlockDecoder::decode(CallBatch& out, std::size_t max) {
     while (!done_) {
@@ -140,11 +141,12 @@ bool FdrBlockDecoder::one_record(CallBatch& out) {
         case FdrTokenizer::Step::End:
             return false;
         case FdrTokenizer::Step::Error:
-            report_.bad_record(tokenizer_.error());
+            framing_error();
             return false;
         case FdrTokenizer::Step::Token:
             break;
     }
+    if (t.kind == FdrKind::TypedEvent) ++typed_events_;
     FunctionRecord f;
     if (t.kind == FdrKind::Function) f = decode_function(t.bytes.data(), tokenizer_.format());
     const Stat stat = t.kind == FdrKind::Function ? function_stat(f.action) : stat_of(t.kind);
@@ -169,15 +171,44 @@ bool FdrBlockDecoder::one_record(CallBatch& out) {
     return false;
 }
 
+void FdrBlockDecoder::framing_error() {
+    const std::uint64_t missing = tokenizer_.missing();
+    const std::uint64_t typed = typed_events_ + (tokenizer_.missing_typed_event() ? 1 : 0);
+    if (!cut_ && missing > 0 && missing <= kMetadataRecordSize * typed) {
+        stats_.read(Stat::ShortBuffer);
+        stats_.skipped(Stat::ShortBuffer);
+        return;
+    }
+    report_.bad_record(tokenizer_.error());
+}
+
+bool FdrBlockDecoder::usable_cpu(const FdrToken& t, std::uint16_t cpu) {
+    if (cpu < kCpuLimit) return true;
+    report_.bad_record(problem(input_name_, t.offset, stat_of(t.kind),
+                               "CPU " + std::to_string(cpu) + " is past any LLVM runtime's " +
+                                   std::to_string(kCpuLimit) +
+                                   " (it keeps a CPU in 8 bits): a corrupt field; the thread "
+                                   "stays on the CPU it was on",
+                               "cpu"));
+    return false;
+}
+
 void FdrBlockDecoder::use(const FdrToken& t, const FunctionRecord& f, CallBatch& out) {
     const FdrFormat& fmt = tokenizer_.format();
     switch (t.kind) {
         case FdrKind::Function:
             expander_.function(f, out);
             break;
-        case FdrKind::NewCpuId:
-            expander_.new_cpu(decode_new_cpu_id(t, fmt));
+        case FdrKind::NewCpuId: {
+            const NewCpuIdRecord r = decode_new_cpu_id(t, fmt);
+            // The time base is still good: a flipped CPU must not shift the buffer's calls.
+            if (usable_cpu(t, r.cpu)) {
+                expander_.new_cpu(r);
+            } else {
+                expander_.tsc_wrap(TscWrapRecord{r.tsc});
+            }
             break;
+        }
         case FdrKind::TscWrap:
             expander_.tsc_wrap(decode_tsc_wrap(t, fmt));
             break;
@@ -186,10 +217,12 @@ void FdrBlockDecoder::use(const FdrToken& t, const FunctionRecord& f, CallBatch&
                 stats_.skipped(Stat::CallArgument);
             }
             break;
-        case FdrKind::CustomEvent:
-            expander_.custom_event(decode_custom_event(t, fmt), t.offset + kMetadataRecordSize,
-                                   out);
+        case FdrKind::CustomEvent: {
+            CustomEventRecord r = decode_custom_event(t, fmt);
+            if (r.has_cpu && !usable_cpu(t, r.cpu)) r.has_cpu = false;  // on the thread's CPU
+            expander_.custom_event(r, t.offset + kMetadataRecordSize, out);
             break;
+        }
         case FdrKind::TypedEvent:
             expander_.typed_event(decode_typed_event(t, fmt), t.offset + kMetadataRecordSize, out);
             break;

@@ -49,6 +49,10 @@ class Indexer {
     std::size_t add_buffer(std::size_t pos, std::size_t size, bool stop_at_end_of_buffer);
     std::size_t extent_to_end_of_buffer(std::size_t pos, std::size_t size) const;
     void note_cpus(FdrTokenizer& tok);
+    // A CPU past kCpuLimit is declared by no capture: the decoder reports its record.
+    void note_cpu(std::uint32_t cpu) {
+        if (cpu < kCpuLimit) index_.max_cpu = std::max(index_.max_cpu, cpu);
+    }
     void v2_buffers();
     void v1_buffers(std::uint64_t stride);
     LogIndex take() { return std::move(index_); }
@@ -60,6 +64,7 @@ class Indexer {
     Stats& stats_;
     ingest::IngestReport& report_;
     LogIndex index_;
+    bool file_cut_ = false;  // reading stopped because the file ends inside a buffer
 };
 
 // A thread moves to another CPU in mid-buffer: the runtime then writes a NewCPUId record among
@@ -78,11 +83,10 @@ void Indexer::note_cpus(FdrTokenizer& tok) {
         if (run != 0) tok.advance(run);
         if (tok.next(t) != FdrTokenizer::Step::Token) return;
         if (t.kind == FdrKind::NewCpuId) {
-            const NewCpuIdRecord c = decode_new_cpu_id(t, format_);
-            index_.max_cpu = std::max<std::uint32_t>(index_.max_cpu, c.cpu);
+            note_cpu(decode_new_cpu_id(t, format_).cpu);
         } else if (t.kind == FdrKind::CustomEvent) {
             const CustomEventRecord c = decode_custom_event(t, format_);
-            if (c.has_cpu) index_.max_cpu = std::max<std::uint32_t>(index_.max_cpu, c.cpu);
+            if (c.has_cpu) note_cpu(c.cpu);
         } else if (t.kind == FdrKind::NewBuffer || t.kind == FdrKind::EndOfBuffer) {
             return;
         }
@@ -136,7 +140,7 @@ std::size_t Indexer::add_buffer(std::size_t pos, std::size_t size, bool stop_at_
             const NewCpuIdRecord cpu = decode_new_cpu_id(t, format_);
             first_tsc = cpu.tsc;
             tsc_from_cpu = true;
-            index_.max_cpu = std::max<std::uint32_t>(index_.max_cpu, cpu.cpu);
+            note_cpu(cpu.cpu);
         } else if (t.kind == FdrKind::TscWrap) {
             first_tsc = decode_tsc_wrap(t, format_).tsc;
         } else if (t.kind == FdrKind::NewBuffer || t.kind == FdrKind::EndOfBuffer) {
@@ -160,7 +164,10 @@ std::size_t Indexer::add_buffer(std::size_t pos, std::size_t size, bool stop_at_
         stats_.skipped(Stat::Block);
         return used;
     }
-    index_.add_block(BlockRef{pos, used, *first_tsc, *thread});
+    // The buffer the file ends in lost its end: its decoder must not take a record cut there
+    // for LLVM 14's short extents (fdr_block_decoder.hpp).
+    const bool cut = file_cut_ && pos + used >= data_.size();
+    index_.add_block(BlockRef{pos, used, *first_tsc, *thread, cut});
     if (wall_ns && tsc_from_cpu) index_.add_wall_stamp(WallStamp{*first_tsc, *wall_ns});
     stats_.read(Stat::Block);
     return used;
@@ -194,6 +201,7 @@ void Indexer::v2_buffers() {
         const std::size_t start = pos + kMetadataRecordSize;
         const std::size_t room = data_.size() - start;
         if (size > room) {
+            file_cut_ = true;
             report_.stopped(problem(input_, pos, Stat::BufferExtents,
                                     "the buffer holds " + std::to_string(size) +
                                         " bytes but the file ends " + std::to_string(room) +
@@ -213,15 +221,27 @@ void Indexer::v1_buffers(std::uint64_t stride) {
         for (std::size_t pos = kFileHeaderSize; pos < data_.size(); pos += stride) {
             const std::size_t size = std::min<std::size_t>(stride, data_.size() - pos);
             if (size < stride) {
+                file_cut_ = true;
                 report_.stopped(problem(input_, pos, Stat::NewBuffer,
                                         "the last buffer is cut short: " + std::to_string(size) +
-                                            " of " + std::to_string(stride) + " bytes"));
+                                            " of " + std::to_string(stride) +
+                                            " bytes (the header's buffer_size)"));
             }
             add_buffer(pos, size, false);
         }
         return;
     }
-    if (body > 0) {
+    if (body > 0 && stride >= 3 * kMetadataRecordSize) {
+        // A version 1 writer writes every buffer whole, junk after its EndOfBuffer included, so
+        // a file shorter than one buffer was cut (or its buffer_size is wrong): either way it
+        // is not all there. What it holds is still read, buffer by buffer.
+        file_cut_ = true;
+        report_.stopped(problem(input_, kFileHeaderSize, Stat::NewBuffer,
+                                "the first buffer is cut short: " + std::to_string(body) + " of " +
+                                    std::to_string(stride) +
+                                    " bytes (the header's buffer_size); finding its records by "
+                                    "their NewBuffer records"));
+    } else if (body > 0) {
         report_.bad_record(
             problem(input_, 16, Stat::FileHeader,
                     "buffer_size " + std::to_string(stride) +

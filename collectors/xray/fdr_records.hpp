@@ -35,6 +35,10 @@ namespace apcgate::collectors::xray {
 
 inline constexpr std::size_t kFunctionRecordSize = 8;
 inline constexpr std::size_t kMetadataRecordSize = 16;
+// The CPUs a log can name. The records have 16 bits for a CPU, but every LLVM runtime reads it
+// into 8 (compiler-rt's readTSC(uint8_t &CPU): rdtscp's TSC_AUX on x86-64, 0 elsewhere), so a
+// CPU from 256 up was written by no runtime: it is a corrupt field, never a core to declare.
+inline constexpr std::uint32_t kCpuLimit = 256;
 
 // Metadata kinds by their number, then function records.
 enum class FdrKind : std::uint8_t {

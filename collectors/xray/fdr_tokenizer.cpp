@@ -19,6 +19,13 @@ FdrTokenizer::Step FdrTokenizer::fail(Stat kind, std::string field, std::string 
     return Step::Error;
 }
 
+FdrTokenizer::Step FdrTokenizer::cut(FdrKind kind, std::uint64_t missing, std::string field,
+                                     std::string message) {
+    missing_ = missing;
+    missing_typed_event_ = kind == FdrKind::TypedEvent;
+    return fail(stat_of(kind), std::move(field), std::move(message));
+}
+
 FdrTokenizer::Step FdrTokenizer::next(FdrToken& out) {
     if (reader_.at_end()) return Step::End;
     const auto rest = reader_.rest();
@@ -27,9 +34,9 @@ FdrTokenizer::Step FdrTokenizer::next(FdrToken& out) {
     out.payload = {};
     if (!is_metadata_byte(rest[0], format_.bits)) {
         if (left < kFunctionRecordSize) {
-            return fail(Stat::Function, {},
-                        "partial record: " + std::to_string(left) + " of " +
-                            std::to_string(kFunctionRecordSize) + " bytes before the buffer ends");
+            return cut(FdrKind::Function, kFunctionRecordSize - left, {},
+                       "partial record: " + std::to_string(left) + " of " +
+                           std::to_string(kFunctionRecordSize) + " bytes before the buffer ends");
         }
         out.kind = FdrKind::Function;
         out.bytes = reader_.bytes(kFunctionRecordSize, "function record");
@@ -46,9 +53,9 @@ FdrTokenizer::Step FdrTokenizer::next(FdrToken& out) {
     out.kind = static_cast<FdrKind>(kind);
     const Stat stat = stat_of(out.kind);
     if (left < kMetadataRecordSize) {
-        return fail(stat, {},
-                    "partial record: " + std::to_string(left) + " of " +
-                        std::to_string(kMetadataRecordSize) + " bytes before the buffer ends");
+        return cut(out.kind, kMetadataRecordSize - left, {},
+                   "partial record: " + std::to_string(left) + " of " +
+                       std::to_string(kMetadataRecordSize) + " bytes before the buffer ends");
     }
     const auto head = rest.first(kMetadataRecordSize);
     if (out.kind == FdrKind::CustomEvent || out.kind == FdrKind::TypedEvent) {
@@ -57,9 +64,9 @@ FdrTokenizer::Step FdrTokenizer::next(FdrToken& out) {
             return fail(stat, "size", "event size " + std::to_string(size) + " is not positive");
         const auto payload_left = left - kMetadataRecordSize;
         if (static_cast<std::uint64_t>(size) > payload_left) {
-            return fail(stat, "size",
-                        "partial record: its " + std::to_string(size) + "-byte payload has " +
-                            std::to_string(payload_left) + " bytes before the buffer ends");
+            return cut(out.kind, static_cast<std::uint64_t>(size) - payload_left, "size",
+                       "partial record: its " + std::to_string(size) + "-byte payload has " +
+                           std::to_string(payload_left) + " bytes before the buffer ends");
         }
         out.bytes = reader_.bytes(kMetadataRecordSize, "marker");
         out.payload = reader_.bytes(static_cast<std::size_t>(size), "payload");

@@ -27,6 +27,11 @@ class FdrTokenizer {
     Step next(FdrToken& out);
     // After Step::Error: where, which record kind, what went wrong.
     [[nodiscard]] const Error& error() const { return error_; }
+    // After Step::Error for a record the data ends inside of: how many of its bytes are
+    // missing (at least; a cut event marker hides its payload size) and whether it is a typed
+    // event. 0 for every other error.
+    [[nodiscard]] std::uint64_t missing() const { return missing_; }
+    [[nodiscard]] bool missing_typed_event() const { return missing_typed_event_; }
 
     // The bytes not yet framed, for callers that walk runs of function records themselves
     // (they check each record's 8 bytes against this span) and then advance() past them.
@@ -38,11 +43,14 @@ class FdrTokenizer {
 
   private:
     Step fail(Stat kind, std::string field, std::string message);
+    Step cut(FdrKind kind, std::uint64_t missing, std::string field, std::string message);
 
     wire::ByteReader reader_;
     FdrFormat format_;
     std::string input_;
     Error error_;
+    std::uint64_t missing_ = 0;
+    bool missing_typed_event_ = false;
 };
 
 }  // namespace apcgate::collectors::xray

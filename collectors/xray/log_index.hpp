@@ -23,6 +23,7 @@ struct BlockRef {
     std::uint64_t size = 0;       // bytes of records
     std::uint64_t first_tsc = 0;  // the block's first absolute TSC (its time base)
     std::uint32_t thread = 0;     // index in LogIndex::threads
+    bool cut = false;             // FDR: the file ends inside this buffer (the log is cut short)
 };
 
 struct ThreadInfo {

@@ -188,7 +188,10 @@ void XraySource::take(Batch& b, std::vector<model::Event>& out) {
     }
     watermark_ = std::max(watermark_, b.watermark);
     report_->bytes_done = b.finished ? report_->bytes_total : b.bytes_done;
-    if (b.finished) finished_ = true;
+    if (b.finished) {
+        finished_ = true;
+        note_short_buffers();
+    }
 }
 
 PollResult XraySource::poll(model::Nanos /*now*/, std::vector<model::Event>& out) {
@@ -224,8 +227,20 @@ void XraySource::stop(model::Nanos /*now*/, std::vector<model::Event>& out) {
         report_depth_limit();
         reader_->stats().flush(*report_);
         if (decoded_->problem_count() != 0) add_report(*decoded_, *report_);
+        note_short_buffers();
     }
     finished_ = true;
+}
+
+void XraySource::note_short_buffers() {
+    const auto& kinds = report_->kinds();
+    const auto it = kinds.find(stat_name(Stat::ShortBuffer));
+    if (it == kinds.end() || it->second.read == 0) return;
+    report_->note(std::to_string(it->second.read) +
+                  " buffers end inside a record, as LLVM 14's runtime writes them: it counts a "
+                  "typed event's payload in its buffer's extents but not its 16-byte marker, so "
+                  "the last 16 bytes per typed event of such a buffer are not in the log (counted "
+                  "as short-buffer; everything before them is kept)");
 }
 
 void XraySource::report_names_outside_map() {

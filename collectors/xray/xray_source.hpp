@@ -86,6 +86,9 @@ class XraySource final : public ingest::IngestSource {
     void report_names_outside_map();
     // One problem with their count when calls were nested deeper than the mapper shows.
     void report_depth_limit();
+    // Once the log is read: a note with their count when buffers had LLVM 14's short extents
+    // (fdr_block_decoder.hpp): the producer's doing, not damage.
+    void note_short_buffers();
 
     ingest::IngestOptions options_;
     std::string program_;  // the binary's file name, for thread labels

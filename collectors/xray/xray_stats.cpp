@@ -44,6 +44,8 @@ std::string_view stat_name(Stat s) {
             return "BasicRecord";
         case Stat::Block:
             return "Block";
+        case Stat::ShortBuffer:
+            return "short-buffer";
         case Stat::ExitWithoutEntry:
             return "exit-without-entry";
         case Stat::EntryWithoutExit:

@@ -33,6 +33,7 @@ enum class Stat : std::uint8_t {
     BasicArgPayload,   // basic mode: the argument record after an entry
     BasicRecord,       // basic mode: a record whose type is unknown
     Block,             // a thread's buffer (FDR) or run of records (basic mode)
+    ShortBuffer,       // FDR: a buffer whose extents LLVM 14 counted short after typed events
     ExitWithoutEntry,  // an exit whose call began before the trace: not shown
     EntryWithoutExit,  // a call still open when its thread's data ended (or a parent exited)
     DepthLimit,        // a call nested deeper than the channels we give a thread

@@ -257,6 +257,69 @@ TEST(XrayConvert, CutLogKeepsItsDataAndExitsThree) {
     EXPECT_GE(spans.begin()->second.size(), 4U);  // the calls before the cut
 }
 
+// Issue 27: 44 of 50 cuts of LLVM's fdr-log-arg1 converted with exit 0 and "complete": true
+// (a version 1 log shorter than its header's buffer_size was read as if whole). Every cut of a
+// log LLVM wrote that loses bytes is reported: exit 3, "complete": false, where reading stopped
+// named (offset, record kind), and the capture of what came before it is valid. These logs are
+// one buffer each, so every cut past the header loses bytes. The uncut logs convert clean.
+TEST(XrayConvert, EveryCutOfAnLlvmLogExitsThreeWithAValidCapture) {
+    const ScratchDir dir("xray-cuts");
+    const auto cut = dir.path / "cut.xray";
+    for (const char* name : {"fdr-log-arg1.xray", "fdr-log-arg1-version-3.xray"}) {
+        const auto bytes = read_bytes(testdata(name));
+        nlohmann::json whole;
+        convert_and_read({testdata(name).string()}, "", &whole, 0);
+        EXPECT_TRUE(whole["complete"].get<bool>()) << name;
+        EXPECT_EQ(whole["problem_count"], 0) << name;
+        for (std::size_t n = 33; n < bytes.size(); n += 3) {
+            write_bytes(cut, {bytes.begin(), bytes.begin() + static_cast<std::ptrdiff_t>(n)});
+            nlohmann::json report;
+            convert_and_read({cut.string()}, "", &report, 3);
+            const auto& in = report["inputs"][0];
+            EXPECT_FALSE(report["complete"].get<bool>()) << name << " cut at " << n;
+            ASSERT_TRUE(in.contains("stopped")) << name << " cut at " << n << ": " << in.dump(2);
+            EXPECT_TRUE(in["stopped"].contains("offset")) << in.dump(2);
+            EXPECT_TRUE(in["stopped"].contains("record")) << in.dump(2);
+        }
+    }
+    // The file issue 27 found: fdr-log-arg1 cut at byte 172 of 288, which lost only the junk
+    // after the buffer's EndOfBuffer record. Its calls are all there, but the file is not.
+    nlohmann::json report;
+    const auto spans = convert_and_read(
+        {(std::filesystem::path(APCGATE_TESTDATA_DIR) / "hostile" / "xray_trunc_at172_exit0.xray")
+             .string()},
+        "", &report, 3);
+    EXPECT_FALSE(report["complete"].get<bool>());
+    const auto& stop = report["inputs"][0]["stopped"];
+    EXPECT_EQ(stop["record"], "NewBuffer") << stop.dump();
+    EXPECT_EQ(stop["offset"], 32) << stop.dump();
+    EXPECT_NE(stop["message"].get<std::string>().find("cut short: 140 of 256 bytes"),
+              std::string::npos)
+        << stop.dump();
+    ASSERT_EQ(spans.size(), 1U);
+    EXPECT_EQ(spans.begin()->second.size(), 2U);  // the one call, opened and closed
+}
+
+// Issue 27: a flipped byte made the NewCPUId of LLVM's fdr-log-arg1 name CPU 18,481, and the
+// capture declared 18,482 cores, with exit 0 and no problem. Now the field is a problem (exit
+// 3), the capture declares the cores the log really names, and it is valid.
+TEST(XrayConvert, AFlippedCpuIsAProblemAndNoCore) {
+    nlohmann::json report;
+    nlohmann::json inspected;
+    convert_and_read(
+        {(std::filesystem::path(APCGATE_TESTDATA_DIR) / "hostile" / "xray_flip02_core18481.xray")
+             .string()},
+        "", &report, 3, &inspected);
+    EXPECT_LT(inspected["target"]["cores"].get<int>(), 256) << inspected["target"].dump();
+    bool named = false;
+    for (const auto& p : report["inputs"][0]["problems"]) {
+        if (p.value("record", "") == "NewCPUId" && p.value("field", "") == "cpu" &&
+            p.value("offset", 0) == 64)
+            named = true;
+    }
+    EXPECT_TRUE(named) << report["inputs"][0].dump(2);
+}
+
 TEST(XrayConvert, ForeignFileIsAClearError) {
     const ScratchDir dir("xray-foreign");
     const auto junk = dir.path / "junk.xray";

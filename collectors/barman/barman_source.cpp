@@ -8,19 +8,28 @@
 namespace apcgate::collectors::barman {
 namespace {
 
-// The earliest record timestamp in ticks (a quick pass over the blocks: only record headers
-// are read), or nullopt when there is no record.
-std::optional<std::uint64_t> earliest_ticks(const BarmanSource::Loaded& in) {
-    BlockReader reader(in.file, in.geometry, in.header.preamble.abi);
+// A quick pass over the blocks (only record headers are read): the earliest record timestamp
+// in ticks (nullopt when there is no record), and the cores records name.
+struct BlockSurvey {
     std::optional<std::uint64_t> earliest;
+    int cores = 0;  // the highest core a record names, below max_cores, + 1
+};
+
+BlockSurvey survey_blocks(const BarmanSource::Loaded& in) {
+    BlockReader reader(in.file, in.geometry, in.header.preamble.abi);
+    BlockSurvey s;
+    const auto max_cores = static_cast<std::uint32_t>(in.header.cores.size());
     Block b;
     while (reader.next(b) == BlockReader::Step::Block) {
         if (b.padding || b.data.size() < RecordLayout::kHeaderSize) continue;
-        wire::ByteReader r(b.data.subspan(8, 8), in.header.preamble.abi.endian);
+        wire::ByteReader r(b.data.subspan(4, 12), in.header.preamble.abi.endian);
+        const std::uint32_t core = r.u32("core");
         const std::uint64_t ticks = r.u64("timestamp");
-        if (ticks != UINT64_MAX && (!earliest || ticks < *earliest)) earliest = ticks;
+        if (ticks != UINT64_MAX && (!s.earliest || ticks < *s.earliest)) s.earliest = ticks;
+        // A core past max_cores is a corrupt record, reported when it is decoded.
+        if (core < max_cores) s.cores = std::max(s.cores, static_cast<int>(core) + 1);
     }
-    return earliest;
+    return s;
 }
 
 Error oversized_block(const Block& b) {
@@ -67,11 +76,12 @@ struct BarmanSource::Capture {
 };
 
 BarmanSource::BarmanSource(std::filesystem::path path, Header header, model::Nanos origin,
-                           std::uint64_t size)
+                           int cores_named, std::uint64_t size)
     : path_(std::move(path)),
       header_(std::move(header)),
       plan_(plan_counters(header_)),
       origin_(origin),
+      cores_named_(cores_named),
       report_("barman", path_.string()) {
     report_.bytes_total = size;
 }
@@ -98,8 +108,10 @@ Result<BarmanSource::Loaded> BarmanSource::load(const std::filesystem::path& pat
                   std::move(problems)};
 }
 
-model::Nanos BarmanSource::origin_of(const Loaded& loaded) {
-    const auto earliest = earliest_ticks(loaded);
+model::Nanos BarmanSource::origin_of(const Loaded& loaded, int& cores_named) {
+    const BlockSurvey survey = survey_blocks(loaded);
+    cores_named = survey.cores;
+    const auto& earliest = survey.earliest;
     // The input's ns domain is ns since timestamp_base; records before the base move it back,
     // by at most 2^60 ns (36 years) so that the driver's arithmetic on origins cannot overflow
     // (earlier records are put at that bound).
@@ -112,10 +124,11 @@ model::Nanos BarmanSource::origin_of(const Loaded& loaded) {
 Result<std::unique_ptr<BarmanSource>> BarmanSource::open(const ingest::IngestOptions& options) {
     auto loaded = load(options.input);
     if (!loaded) return std::move(loaded).take_error();
-    const model::Nanos origin = origin_of(*loaded);
+    int cores_named = 0;
+    const model::Nanos origin = origin_of(*loaded, cores_named);
     const std::uint64_t size = loaded->file.size();
     return std::unique_ptr<BarmanSource>(
-        new BarmanSource(options.input, std::move(loaded->header), origin, size));
+        new BarmanSource(options.input, std::move(loaded->header), origin, cores_named, size));
 }
 
 Status BarmanSource::refresh() {
@@ -124,7 +137,7 @@ Status BarmanSource::refresh() {
     if (!loaded)
         return std::move(loaded).take_error().while_(
             "reading the Barman data store at capture start");
-    origin_ = origin_of(*loaded);
+    origin_ = origin_of(*loaded, cores_named_);
     refreshed_ = std::move(loaded).value();
     return {};
 }
@@ -135,7 +148,9 @@ void BarmanSource::declare(model::CounterCatalog& catalog) {
 
 void BarmanSource::describe(model::TargetInfo& target) {
     if (target.name.empty()) target.name = header_.target_name;
-    target.cores = std::max(target.cores, plan_.cores);
+    // The cores with PMU settings, and any other a record names (an annotation or a custom
+    // counter from a core whose PMU was never set up): no event is on a core the capture lacks.
+    target.cores = std::max({target.cores, plan_.cores, cores_named_});
     if (target.cpuid == 0) {
         for (const auto& core : header_.cores) {
             if (!core.configured()) continue;

@@ -1,7 +1,8 @@
 // The Barman IngestSource: a data store dump (linear or circular) as a capture.
 //
 // open() reads the header (to declare counters and describe the target) and makes one quick
-// pass over the record blocks for the earliest timestamp (time_origin()). start() reads the
+// pass over the record blocks for the earliest timestamp (time_origin()) and the cores they
+// name. start() reads the
 // file afresh (a debugger may have rewritten it since), then poll() decodes a bounded chunk per
 // call: tokenizer -> parser -> mapper -> EventOrder. Header problems, bad records and the reason
 // reading stopped land in report(); records decoded before a problem are always kept.
@@ -61,14 +62,17 @@ class BarmanSource final : public ingest::IngestSource {
   private:
     struct Capture;
     BarmanSource(std::filesystem::path path, Header header, model::Nanos origin,
-                 std::uint64_t size);
+                 int cores_named, std::uint64_t size);
     void finish_reading();
-    static model::Nanos origin_of(const Loaded& loaded);
+    // The input's time origin; sets `cores_named` to the cores its records name (below
+    // max_cores; the highest + 1).
+    static model::Nanos origin_of(const Loaded& loaded, int& cores_named);
 
     std::filesystem::path path_;
     Header header_;
     CounterPlan plan_;
     model::Nanos origin_ = 0;
+    int cores_named_ = 0;
     ingest::IngestReport report_;
     std::unique_ptr<Capture> capture_;
     std::optional<Loaded> refreshed_;  // read by refresh(), for the next start()

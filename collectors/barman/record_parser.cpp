@@ -47,6 +47,16 @@ Result<RecordRef> RecordParser::parse(std::span<const std::uint8_t> data,
     h.core = r.u32("core");
     h.timestamp = r.u64("timestamp");
     if (!r.ok()) return r.take_error();
+    // Every record names the core it was written on, and the capture declares the header's
+    // cores only: a core past them is a corrupt field, whatever the record.
+    if (h.core >= counters_per_core_.size()) {
+        Error e = Error::at("core " + std::to_string(h.core) + " is not below max_cores " +
+                            std::to_string(counters_per_core_.size()));
+        e.offset = file_offset + 4;
+        e.record = std::string(kind::of_type(h.type));
+        e.field = "core";
+        return e;
+    }
     auto record = parse_body(r, h);
     if (!record) {
         // Named only on failure: most kind names are too long for std::string's inline buffer.
@@ -72,11 +82,6 @@ Result<RecordRef> RecordParser::parse_body(wire::ByteReader& r, const RecordHead
             const std::uint32_t custom = layout_.custom_counters ? r.u32("num_custom_counters") : 0;
             if (h.type == 2) s.pc = r.uint(ptr, "pc_sample");
             if (!r.ok()) return r.take_error();
-            if (h.core >= counters_per_core_.size())
-                return failed(r,
-                              "core " + std::to_string(h.core) + " is not below max_cores " +
-                                  std::to_string(counters_per_core_.size()),
-                              "core");
             if (!configured_[h.core])
                 return failed(r,
                               "sample for core " + std::to_string(h.core) +

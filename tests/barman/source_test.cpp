@@ -251,6 +251,60 @@ TEST(BarmanSource, PollsAreBoundedAndTimestampsNeverGoBack) {
         EXPECT_GE(run->watermarks[i], run->watermarks[i - 1]);
 }
 
+// Every record names its core; the capture declares the cores with PMU settings and any other
+// core below max_cores a record names, and a record on a core past max_cores (a corrupt field:
+// issue 27's flipped byte gave a custom counter on core 655,361 of a 2-core store) is a bad
+// record naming its offset, kind and field, whatever its type, and puts nothing on that core.
+TEST(BarmanSource, RecordsOnCoresPastMaxCoresAreBadAndOtherCoresAreDeclared) {
+    StoreConfig c;
+    c.max_cores = 4;
+    c.custom_series = 2;
+    StoreBuilder b(c);
+    b.core(0, 0x410fd034, {0xffffffffU, 0x08});
+    b.core(1, 0x410fd034, {0xffffffffU, 0x08});
+    b.chart("Queue", 1, 2, 0x08);
+    b.series(0, "depth", "items", 0x00112233, 2.0, 3, 4, 0);
+    b.series(0, "drops", "", 0xffffffffU, 1.0, 1, 1, 1);
+    b.sample(0, 10, 1, std::nullopt, {1, 1});
+    b.annotation(3, 11, 1, 1, 0, 0, 0, "from core 3");  // no PMU settings, below max_cores
+    b.custom(0xA0001, 12, 1, 0, 7);                      // core 655,361
+    b.halt(4, 13, true);                                 // core 4 = max_cores
+    b.custom(1, 14, 1, 0, 8);
+    auto loaded_file = b.linear(2048);
+    const auto path = write_temp("cores.raw", loaded_file);
+    auto run = run_source(path);
+    ASSERT_TRUE(run);
+    EXPECT_EQ(run->target.cores, 4);
+    const auto& report = run->source->report();
+    EXPECT_TRUE(report.complete());
+    ASSERT_EQ(report.problems().size(), 2U);
+    auto loaded = collectors::barman::BarmanSource::load(path);
+    ASSERT_TRUE(loaded);
+    for (const auto& p : report.problems()) {
+        EXPECT_EQ(p.field, "core") << p.to_string();
+        ASSERT_TRUE(p.offset.has_value());
+        EXPECT_GT(*p.offset, loaded->header.store.record_area);
+    }
+    EXPECT_EQ(report.problems()[0].record, "custom counter value");
+    EXPECT_NE(report.problems()[0].message.find("core 655361 is not below max_cores 4"),
+              std::string::npos)
+        << report.problems()[0].to_string();
+    EXPECT_EQ(report.problems()[1].record, "halting event");
+    EXPECT_EQ(report.kinds().at("custom counter value").bad, 1U);
+    EXPECT_EQ(report.kinds().at("custom counter value").mapped, 1U);
+    for (const auto& e : run->events) {
+        std::visit(
+            [](const auto& v) {
+                if constexpr (requires { v.core; }) {
+                    EXPECT_GE(v.core, 0);
+                    EXPECT_LT(v.core, 4);
+                }
+            },
+            e);
+    }
+    EXPECT_EQ(run->all<model::Idle>().size(), 0U);
+}
+
 TEST(BarmanSource, ValidRecordsThenInvalidOnesAreKept) {
     StoreBuilder b = rich_builder();
     b.sample(0, 10, 1, std::nullopt, {1, 1});

@@ -1,8 +1,8 @@
 // `apcgate convert IN... -o out.apc`: trace files into one capture. Every input's format is
 // detected (or forced), all inputs are merged onto one timeline by the capture engine, and the
 // capture is written as an .apc directory. Inputs that end in a problem keep everything decoded
-// before it: the capture is still written, and the exit code says the input was damaged. So
-// does SIGINT or SIGTERM (a user who has seen enough of a large input): reading stops, what is
+// before it, and bad records are skipped: the capture is still written, and the exit code says
+// the input was damaged (any problem, not only one that stopped reading). So does SIGINT or SIGTERM (a user who has seen enough of a large input): reading stops, what is
 // open is closed, the capture is written, and the exit code is 128 + the signal.
 #include <spdlog/spdlog.h>
 
@@ -125,13 +125,23 @@ int run_convert(const ConvertOptions& o, std::ostream& out, std::ostream& err) {
 
     const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     const auto totals = engine.totals();
+    // Exit 0 only for inputs read to their end with nothing wrong in them: a bad record (a
+    // field read wrong, a record skipped) is as much a damaged input as a cut one, though
+    // reading went on past it. Notes say nothing is wrong, so they do not count.
     bool complete = true;
-    for (const auto* in : inputs) complete = complete && in->report().complete();
+    bool clean = true;
+    std::uint64_t problems = 0;
+    for (const auto* in : inputs) {
+        complete = complete && in->report().complete();
+        clean = clean && in->report().clean();
+        problems += in->report().problem_count();
+    }
     const char* signal_name = sig == SIGINT ? "SIGINT" : "SIGTERM";
     if (o.json) {
         nlohmann::json j;
         j["output"] = o.output.string();
         j["complete"] = complete && sig == 0;
+        j["problem_count"] = problems;
         if (sig != 0) j["interrupted"] = signal_name;
         j["inputs"] = nlohmann::json::array();
         for (std::size_t i = 0; i < inputs.size(); ++i) {
@@ -155,7 +165,7 @@ int run_convert(const ConvertOptions& o, std::ostream& out, std::ostream& err) {
             << " frames, " << totals.bytes << " bytes in " << secs << " s\n";
     }
     if (sig != 0) return kExitSignalBase + sig;
-    return complete ? kExitOk : kExitInvalidInput;
+    return clean ? kExitOk : kExitInvalidInput;
 }
 
 }  // namespace apcgate::daemon

@@ -32,12 +32,14 @@ public:
     void read(std::string_view kind, std::uint64_t n = 1) { stats(kind).read += n; }
     void mapped(std::string_view kind, std::uint64_t n = 1) { stats(kind).mapped += n; }
     void skipped(std::string_view kind, std::uint64_t n = 1) { stats(kind).skipped += n; }
-    // A malformed record that was skipped; reading went on.
+    // A malformed record that was skipped, or a field read wrong; reading went on. The input
+    // was read wrong: `convert` exits 3 (see clean()).
     void bad_record(Error e);
     // The problem that ended reading early (truncation, corruption with no way to resync).
     void stopped(Error e);
     // Something the user should know about how the input was read that is no fault of it (a
-    // stripped --binary, say): printed and in --json, no effect on the exit code.
+    // stripped --binary, a producer's known quirk): printed and in --json, no effect on the exit
+    // code.
     void note(std::string text) { notes_.push_back(std::move(text)); }
 
     [[nodiscard]] const std::string& format() const { return format_; }
@@ -49,6 +51,9 @@ public:
     [[nodiscard]] const std::optional<Error>& stop_reason() const { return stop_; }
     // True when the whole input was read (problems may still have been skipped).
     [[nodiscard]] bool complete() const { return !stop_.has_value(); }
+    // True when the whole input was read and nothing in it was wrong: no bad record, no stop.
+    // Only such an input converts with exit status 0; notes do not count.
+    [[nodiscard]] bool clean() const { return problem_count_ == 0; }
 
     std::uint64_t bytes_total = 0;  // input size, for progress and throughput
     std::uint64_t bytes_done = 0;   // consumed so far

@@ -82,7 +82,9 @@ TEST(BarmanConvert, TruncatedDumpKeepsDecodedRecordsAndExitsThree) {
     EXPECT_GT(summary["messages"]["Backtrace"].get<int>(), 20) << inspect;
 }
 
-TEST(BarmanConvert, BadRecordsAreCountedAndTheRestConverted) {
+// A bad record is skipped and the rest converts, but the input was read wrong there: exit 3,
+// though reading went on to the end ("complete": true).
+TEST(BarmanConvert, BadRecordsAreCountedTheRestConvertedAndTheExitIsThree) {
     StoreConfig c;
     StoreBuilder b(c);
     b.core(0, 0x410fd034, {0xffffffffU});
@@ -94,8 +96,10 @@ TEST(BarmanConvert, BadRecordsAreCountedAndTheRestConverted) {
     spit(dir / "bad.raw", b.linear(512));
     const auto [rc, out] = run_apcgate(
         {"convert", (dir / "bad.raw").string(), "-o", (dir / "bad.apc").string(), "--json"});
-    EXPECT_EQ(rc, 0) << out;
+    EXPECT_EQ(rc, 3) << out;
     const auto j = json_in(out);
+    EXPECT_TRUE(j["complete"].get<bool>());
+    EXPECT_EQ(j["problem_count"], 1);
     const auto& input = j["inputs"][0];
     EXPECT_TRUE(input["complete"].get<bool>());
     EXPECT_EQ(input["records"]["counter sample"]["bad"], 1);
@@ -114,6 +118,37 @@ TEST(BarmanConvert, BadRecordsAreCountedAndTheRestConverted) {
         EXPECT_EQ(counter["max"], 200);
     }
     EXPECT_TRUE(found) << inspect;
+}
+
+// Issue 27: a flipped byte in the agent's 32-bit big-endian wrapped buffer put a custom
+// counter value on core 655,361 of a store of 4 cores (2 of them with PMU settings); convert exited 0 with no problem and wrote a
+// capture inspect rejects. Now the record is a bad record naming its offset, kind and field
+// (exit 3), and the capture, without it, is valid.
+TEST(BarmanConvert, ARecordOnACorePastMaxCoresIsABadRecord) {
+    const TestDir scratch("barman_core");
+    const auto out_dir = scratch.path() / "core.apc";
+    const auto [rc, out] = run_apcgate({"convert",
+                                        APCGATE_TESTDATA_DIR "/hostile/barman_flip19_core655361.raw",
+                                        "-o", out_dir.string(), "--json"});
+    EXPECT_EQ(rc, 3) << out;
+    const auto j = json_in(out);
+    ASSERT_TRUE(j.is_object()) << out;
+    const auto& input = j["inputs"][0];
+    EXPECT_TRUE(input["complete"].get<bool>());
+    ASSERT_EQ(input["problems"].size(), 1U) << out;
+    const auto& p = input["problems"][0];
+    EXPECT_EQ(p["offset"], 2804) << p.dump();  // the core field the flip hit
+    EXPECT_EQ(p["record"], "custom counter value") << p.dump();
+    EXPECT_EQ(p["field"], "core") << p.dump();
+    EXPECT_NE(p["message"].get<std::string>().find("core 655361 is not below max_cores 4"),
+              std::string::npos)
+        << p.dump();
+    EXPECT_EQ(input["records"]["custom counter value"]["bad"], 1);
+    const auto [irc, inspect] = run_apcgate({"inspect", out_dir.string(), "--json"});
+    EXPECT_EQ(irc, 0) << inspect;
+    const auto summary = json_in(inspect);
+    EXPECT_TRUE(summary["valid"].get<bool>()) << inspect;
+    EXPECT_EQ(summary["target"]["cores"], 2);
 }
 
 // serve --source: the dump streams as a capture that ends by itself.

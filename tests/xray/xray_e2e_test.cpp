@@ -183,7 +183,8 @@ TEST(XrayConvert, DeepRecursionKeepsEveryLevelLikeLlvmXray) {
 }
 
 // Past the bound that guards against hostile logs (thousands of levels), calls are left out of
-// the capture, and the report says so: one problem with their count.
+// the capture, and the report says so: one problem with their count, and exit 3 (the capture
+// lacks them).
 TEST(XrayConvert, CallsPastTheDepthBoundAreReportedWithTheirCount) {
     if (clangxx().empty()) GTEST_SKIP() << "needs clang-14";
     auto w = workload(false);
@@ -200,7 +201,7 @@ TEST(XrayConvert, CallsPastTheDepthBoundAreReportedWithTheirCount) {
         "d" + std::to_string(kN), &error);
     ASSERT_FALSE(log.empty()) << error;
     nlohmann::json report;
-    const auto got = convert_and_read({log.string()}, w->binary.string(), &report);
+    const auto got = convert_and_read({log.string()}, w->binary.string(), &report, 3);
     EXPECT_EQ(deepest_span(got), kMax - 1);
     const auto& in = report["inputs"][0];
     EXPECT_TRUE(in["complete"].get<bool>());
@@ -215,7 +216,8 @@ TEST(XrayConvert, CallsPastTheDepthBoundAreReportedWithTheirCount) {
 
 TEST(XrayConvert, ABinaryWhoseMapLacksTheLogsFunctionsIsReported) {
     // The sample binary's map numbers a handful of functions; a log of another program calls
-    // function 999: the calls convert (named fn#999), and the report says --binary is wrong.
+    // function 999: the calls convert (named fn#999), and the report says --binary is wrong
+    // (exit 3: names from a wrong binary may be wrong for the other calls too).
     const ScratchDir dir("xray-other-binary");
     FdrBuilder b(5);
     b.begin_buffer(7, 70, 0, 1000).enter(999, 0).exit(999, 10).enter(999, 5).exit(999, 10);
@@ -224,7 +226,7 @@ TEST(XrayConvert, ABinaryWhoseMapLacksTheLogsFunctionsIsReported) {
     write_bytes(log, b.bytes());
     nlohmann::json report;
     const auto spans =
-        convert_and_read({log.string()}, testdata("elf64-sample-o2.bin").string(), &report);
+        convert_and_read({log.string()}, testdata("elf64-sample-o2.bin").string(), &report, 3);
     EXPECT_EQ(spans.at(7), (std::vector<std::string>{"open depth 0 fn#999", "close depth 0",
                                                      "open depth 0 fn#999", "close depth 0"}));
     const auto& in = report["inputs"][0];

@@ -47,8 +47,11 @@ bool write_all(int fd, std::span<const std::uint8_t> first, std::span<const std:
 constexpr std::size_t kDirectWrite = 16 * 1024;
 // The writeback of the data file is started each time this much more was written.
 constexpr std::uint64_t kWritebackBytes = 8 << 20;
-// Disk space is reserved this far ahead of the data file's end (see reserve()).
-constexpr std::uint64_t kReserveAhead = 8 << 20;
+// Disk space is reserved a quarter of the data file's size ahead of its end, within these
+// bounds (see reserve()): what a conversion killed at any moment leaves allocated past its data
+// stays a small share of it.
+constexpr std::uint64_t kMinReserveAhead = 256 << 10;
+constexpr std::uint64_t kMaxReserveAhead = 8 << 20;
 
 // Moves an old data file aside and deletes it on a thread (see the header); an empty thread
 // when there was none (or it could not be moved: O_TRUNC then empties it in place).
@@ -69,6 +72,7 @@ ApcDirectory::ApcDirectory(std::filesystem::path dir, UniqueFd data, std::thread
                            Durability durability)
     : dir_(std::move(dir)),
       data_(std::move(data)),
+      reserving_(durability == Durability::Cached),
       remover_(std::move(remover)),
       durability_(durability) {}
 
@@ -82,9 +86,12 @@ ApcDirectory::~ApcDirectory() {
 // conversion spends writing (docs/performance.md). KEEP_SIZE: the file's size, and what a
 // reader of a capture still being written sees, stay those of the frames written. Filesystems
 // without fallocate, or a full disk, just go on without reserving (a full disk shows at write).
+// Only a conversion reserves: a recording writes at the target's live rate, where the saving is
+// nothing, and is the capture most likely to be killed and kept, with what it reserved.
 void ApcDirectory::reserve(std::uint64_t upto) {
     if (!reserving_ || upto <= reserved_) return;
-    const std::uint64_t length = std::max(upto - reserved_, kReserveAhead);
+    const std::uint64_t ahead = std::clamp(upto / 4, kMinReserveAhead, kMaxReserveAhead);
+    const std::uint64_t length = std::max(upto - reserved_, ahead);
     if (::fallocate(data_.get(), FALLOC_FL_KEEP_SIZE, static_cast<off_t>(reserved_),
                     static_cast<off_t>(length)) != 0) {
         reserving_ = false;

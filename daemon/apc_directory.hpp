@@ -14,10 +14,11 @@
 // writeback is started every few MiB and runs while the capture goes on. A Cached one (a
 // conversion: its input is still there) is left to the kernel's writeback, as cp or llvm-xray
 // leave theirs: fsync and the early writeback would make a conversion wait for the disk
-// (docs/performance.md). Either way the data file's disk space is reserved a few MiB ahead of
-// its end, which spares the filesystem's per-page block reservation (reserve()), and what is
-// left past the end is given back at the finish (a recorder killed with SIGKILL leaves up to
-// 8 MiB of it allocated past the file's end, until the file is replaced or deleted).
+// (docs/performance.md). A Cached capture also reserves the data file's disk space ahead of its
+// end (a quarter of its size, at most 8 MiB), which spares the filesystem's per-page block
+// reservation (reserve()), and gives back what is left past the end at the finish. A Synced one
+// reserves nothing: written at a live rate it would save nothing, and a recorder killed with
+// SIGKILL would keep that space allocated past the file's end until the file is deleted.
 #pragma once
 
 #include <filesystem>
@@ -75,7 +76,7 @@ private:
     std::uint64_t file_bytes_ = 0;  // written to the data file
     std::uint64_t writeback_ = 0;   // the file's bytes whose writeback was started
     std::uint64_t reserved_ = 0;    // the file's disk space allocated ahead (fallocate)
-    bool reserving_ = true;         // false once fallocate failed
+    bool reserving_;                // Cached only; false once fallocate failed
     std::thread remover_;           // deletes the old capture's data file, if any
     Durability durability_;
     Status status_;

@@ -430,7 +430,7 @@ void Connection::stop_capture(const std::string& reason) {
 bool Connection::start_perf(model::CaptureCounters counters) {
     std::weak_ptr<Connection> weak = weak_from_this();
     auto started = PerfLiveCapture::start(
-        socket_.get_executor(), service_.live_collectors(), settings_, counters, sink_, "/proc",
+        socket_.get_executor(), service_.live_collectors(), settings_, counters, sink_,
         [weak](const std::string& reason) {
             if (auto self = weak.lock()) self->on_capture_ended(reason);
         });

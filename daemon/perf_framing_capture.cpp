@@ -6,9 +6,11 @@
 
 #include <cstring>
 #include <ctime>
+#include <set>
 
 #include "collectors/perf/capture_plan.hpp"
 #include "collectors/perf/forwarded_texts.hpp"
+#include "collectors/perf/kernel_build_id.hpp"
 #include "collectors/perf/perf_source.hpp"
 #include "collectors/perf/proc_reader.hpp"
 #include "protocol/model/timeline_clock.hpp"
@@ -76,14 +78,14 @@ void PerfFramingCapture::frame(const std::vector<std::uint8_t>& body) {
 
 Result<std::unique_ptr<PerfFramingCapture>> PerfFramingCapture::start(
     CollectorSet& collectors, const model::CaptureSettings& settings,
-    const model::CaptureCounters& counters, CaptureSink& sink,
-    const std::filesystem::path& proc_root) {
+    const model::CaptureCounters& counters, CaptureSink& sink) {
     pf::PerfSource* perf = nullptr;
     for (auto& s : collectors.sources)
         if (auto* p = dynamic_cast<pf::PerfSource*>(s.get())) perf = p;
     if (perf == nullptr || !perf->capabilities().usable)
         return Error::at("the Perf framing needs perf events, and they do not open here");
     const pf::Capabilities& caps = perf->capabilities();
+    const std::filesystem::path& proc_root = perf->options().proc_root;
 
     std::unique_ptr<PerfFramingCapture> c(new PerfFramingCapture(sink));
     c->base_ = model::timeline_clock_ns();
@@ -96,13 +98,30 @@ Result<std::unique_ptr<PerfFramingCapture>> PerfFramingCapture::start(
     c->events_ = std::move(events).value();
 
     std::vector<std::uint8_t> body;
-    fr::write_summary(body, summary_values(c->base_, caps.switch_records, caps.sched_switch.has_value()));
+    fr::write_summary(body, summary_values(c->base_, caps.switch_records,
+                                           caps.sched_switch.has_value()));
     c->frame(body);
 
     body.clear();
     {
         fr::AttrsFrameWriter w(body);
-        if (caps.sched_switch) w.format(pf::tracepoint_format_text(caps.sched_switch->format));
+        // The kernel's own format file of each tracepoint an event opens, once: a reader
+        // decodes the RAW payloads with the offsets this kernel reports.
+        std::set<std::uint64_t> formats;
+        for (const pf::KeyedAttr& ka : c->events_->attrs()) {
+            if (ka.attr.type != PERF_TYPE_TRACEPOINT || !formats.insert(ka.attr.config).second)
+                continue;
+            const pf::TracepointInfo* info = nullptr;
+            for (const auto* t : {&caps.sched_switch, &caps.cpu_idle})
+                if (t->has_value() && (*t)->id == ka.attr.config) info = &**t;
+            if (info != nullptr) {
+                w.format(info->format_text);
+            } else {
+                spdlog::warn("perf: no tracefs format for tracepoint {} ({}): its payloads cannot "
+                             "be decoded from the capture",
+                             ka.attr.config, ka.what);
+            }
+        }
         for (const pf::KeyedAttr& ka : c->events_->attrs()) {
             std::vector<std::uint8_t> bytes(sizeof ka.attr);
             std::memcpy(bytes.data(), &ka.attr, sizeof ka.attr);
@@ -122,6 +141,15 @@ Result<std::unique_ptr<PerfFramingCapture>> PerfFramingCapture::start(
         }
     }
     c->frame(body);
+
+    // The running kernel's build id (gatord sends it in a frame of its own after the names).
+    if (auto id = pf::kernel_build_id(perf->options().sys_root); id) {
+        body.clear();
+        fr::AttrsFrameWriter(body).kernel_build_id(*id);
+        c->frame(body);
+    } else {
+        spdlog::info("perf: no kernel build id in the capture: {}", id.error().to_string());
+    }
 
     for (auto& cpu : c->events_->cpus()) {
         body.clear();

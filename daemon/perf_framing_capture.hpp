@@ -2,10 +2,12 @@
 // opened as gatord opens its own (collectors/perf/forwarded_events.hpp) and their ring-buffer
 // records forwarded unchanged as PERF_DATA frames; names, images and kernel symbols go out as
 // PERF_ATTRS messages; /proc and /sys counters as Block Counter frames; application
-// annotations as External frames. The sink gets, in order:
-// Summary, PEA and FORMAT, COMM (every thread), KEYS per CPU, then (events enabled) ONLINE_CPU
-// per CPU, MAPS per process, KALLSYMS; then at every poll PERF_DATA per CPU, one Block
-// Counter frame and the annotation bytes that arrived (External frames), and a flush. Nothing is decoded on the way: a record costs a copy and its
+// annotations as External frames. The sink gets, in order: Summary; PEA and FORMAT (the
+// kernel's format file of each tracepoint opened); COMM (every thread); KERNEL_BUILD_ID; KEYS
+// per CPU; then (events enabled) ONLINE_CPU per CPU, MAPS per process, KALLSYMS; then at every
+// poll PERF_DATA per CPU, one Block Counter frame and the annotation bytes that arrived
+// (External frames), and a flush. Tasks that start later are named by the kernel's own COMM,
+// FORK and MMAP2 records. Nothing is decoded on the way: a record costs a copy and its
 // packing. Records the kernel could not write (a full ring) arrive as LOST records, which are
 // counted and reported at the end.
 #pragma once
@@ -36,11 +38,11 @@ struct PerfFramingTotals {
 class PerfFramingCapture {
 public:
     // Opens the events and sends everything up to the enabled events (see above). The
-    // collectors must hold a perf source (its probed capabilities decide what opens).
+    // collectors must hold a perf source (its probed capabilities decide what opens, its
+    // options say where /proc and /sys are).
     static Result<std::unique_ptr<PerfFramingCapture>> start(
         CollectorSet& collectors, const model::CaptureSettings& settings,
-        const model::CaptureCounters& counters, CaptureSink& sink,
-        const std::filesystem::path& proc_root);
+        const model::CaptureCounters& counters, CaptureSink& sink);
     ~PerfFramingCapture();
 
     // Forwards what the rings hold and one block of /proc counters; flushes the sink.

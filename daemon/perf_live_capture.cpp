@@ -11,9 +11,9 @@ bool g_active = false;  // one perf capture per process (the timer thread is the
 Result<std::shared_ptr<PerfLiveCapture>> PerfLiveCapture::start(
     asio::any_io_executor executor, CollectorSet& collectors,
     const model::CaptureSettings& settings, const model::CaptureCounters& counters,
-    CaptureSink& sink, const std::filesystem::path& proc_root, Ended ended) {
+    CaptureSink& sink, Ended ended) {
     if (g_active) return Error::at("a capture is already running");
-    auto started = PerfFramingCapture::start(collectors, settings, counters, sink, proc_root);
+    auto started = PerfFramingCapture::start(collectors, settings, counters, sink);
     if (!started) return std::move(started).take_error();
     std::shared_ptr<PerfLiveCapture> c(new PerfLiveCapture(std::move(executor), std::move(ended)));
     c->capture_ = std::move(started).value();

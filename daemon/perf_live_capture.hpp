@@ -22,7 +22,7 @@ public:
     static Result<std::shared_ptr<PerfLiveCapture>> start(
         asio::any_io_executor executor, CollectorSet& collectors,
         const model::CaptureSettings& settings, const model::CaptureCounters& counters,
-        CaptureSink& sink, const std::filesystem::path& proc_root, Ended ended);
+        CaptureSink& sink, Ended ended);
     ~PerfLiveCapture();
 
     // Idempotent. `reason` is logged and passed to `ended`.

@@ -18,7 +18,7 @@ int record_perf_framing(const RecordOptions& o, CollectorSet& collectors,
     asio::io_context io(1);
     asio::signal_set signals(io, SIGINT, SIGTERM, SIGCHLD);
     auto started = PerfLiveCapture::start(io.get_executor(), collectors, settings, counters, sink,
-                                          o.common.proc_root, [&](const std::string&) {
+                                          [&](const std::string&) {
                                               std::error_code ec;
                                               signals.cancel(ec);
                                           });

@@ -37,8 +37,10 @@ std::vector<KeyedAttr> forwarded_attrs(const SessionPlan& plan) {
     const bool have_switch = plan.sched_switch_id.has_value();
     {
         perf_event_attr a = common(PERF_TYPE_SOFTWARE, PERF_COUNT_SW_DUMMY, plan.kernel);
-        a.sample_type = PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_STREAM_ID |
-                        PERF_SAMPLE_IDENTIFIER;
+        // As gatord's header event: FORK, EXIT, COMM and MMAP2 name their task in their body;
+        // only switch records need the task from the sample_id trailer.
+        a.sample_type = PERF_SAMPLE_TIME | PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_IDENTIFIER |
+                        (have_switch ? 0 : PERF_SAMPLE_TID);
         a.read_format =
             PERF_FORMAT_ID | PERF_FORMAT_TOTAL_TIME_ENABLED | PERF_FORMAT_TOTAL_TIME_RUNNING;
         a.disabled = 1;
@@ -48,6 +50,10 @@ std::vector<KeyedAttr> forwarded_attrs(const SessionPlan& plan) {
         a.comm = 1;
         a.comm_exec = 1;
         a.task = 1;
+        // MMAP2 records carry the mapped file's build id (where the kernel can read it) in place
+        // of its device and inode, as gatord asks for them; open() drops it on kernels before
+        // 5.12, which refuse the bit.
+        a.build_id = 1;
         a.context_switch = have_switch ? 0 : 1;
         a.watermark = 1;
         // Wake the reader at half the ring, as gatord does: fewer wake-ups, room for a burst.
@@ -107,7 +113,12 @@ Result<std::unique_ptr<ForwardedEvents>> ForwardedEvents::open(const SessionPlan
             perf_event_attr attr = ka.attr;
             const bool is_sideband = i == 0;
             const bool is_leader = i == 1;
-            const int fd = opener(attr, -1, cpu, is_sideband || is_leader ? -1 : leader, 0);
+            int fd = opener(attr, -1, cpu, is_sideband || is_leader ? -1 : leader, 0);
+            if (fd < 0 && is_sideband && attr.build_id) {
+                attr.build_id = 0;
+                fd = opener(attr, -1, cpu, -1, 0);
+                if (fd >= 0) ka.attr.build_id = 0;  // the PEA says what was opened
+            }
             if (fd < 0) {
                 warnings.push_back(open_failure(ka.what, cpu, fd));
                 // Without its side-band ring or group leader the CPU has nothing to give.

@@ -1,7 +1,7 @@
 // The texts a Perf-type capture carries beside the ring-buffer records, read from this system:
-// a tracepoint's format file (as tracefs words it), a process's /proc/PID/maps and
-// /proc/kallsyms, each whole. A Streamline reading the capture resolves addresses and tracepoint
-// payloads from them, as it does gatord's.
+// a process's /proc/PID/maps and /proc/kallsyms, each whole. A Streamline reading the capture
+// resolves addresses from them, as it does gatord's. (Tracepoint formats are the tracefs files
+// kept by the probe: TracepointInfo::format_text.)
 #pragma once
 
 #include <cstdint>
@@ -9,13 +9,7 @@
 #include <string>
 #include <string_view>
 
-#include "collectors/perf/tracepoint_format.hpp"
-
 namespace apcgate::collectors::perf {
-
-// The format file text of a tracepoint, rebuilt from what was parsed of it (the file itself may
-// have been read from a private tracefs mount that is gone by now).
-std::string tracepoint_format_text(const TracepointFormat& format);
 
 // A /proc file's whole text ("" when it cannot be read: a process that exited meanwhile).
 std::string read_proc_text(const std::filesystem::path& proc_root, std::string_view relative);

@@ -62,6 +62,7 @@ class PerfSource final : public Source {
     void stop(model::Nanos now, std::vector<model::Event>& out) override;
 
     [[nodiscard]] const Capabilities& capabilities() const { return caps_; }
+    [[nodiscard]] const PerfOptions& options() const { return options_; }
     // What the last capture read, mapped, skipped and found bad (after its stop()).
     [[nodiscard]] const std::optional<ingest::IngestReport>& last_report() const {
         return last_report_;

@@ -42,7 +42,7 @@ void read_from(const std::filesystem::path& root, const std::vector<std::string>
                                    (fmt ? std::string() : ": " + fmt.error().to_string()));
             continue;
         }
-        out.found[name] = TracepointInfo{id, std::move(fmt).value()};
+        out.found[name] = TracepointInfo{id, std::move(fmt).value(), *format_text};
     }
 }
 

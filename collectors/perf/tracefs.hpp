@@ -18,6 +18,9 @@ namespace apcgate::collectors::perf {
 struct TracepointInfo {
     std::uint32_t id = 0;
     TracepointFormat format;
+    // The format file as the kernel wrote it: a Perf-type capture carries it unchanged (FORMAT),
+    // and a private tracefs mount it was read from is gone by capture time.
+    std::string format_text;
 };
 
 struct TracefsProbe {

@@ -147,6 +147,7 @@ void PerfCaptureChecker::attrs(const PerfAttrsFrame& f) {
                     need_summary(m.offset, "COUNTERS");
                     for (const auto& v : c.values) counter_value(m.offset, v.key, v.value, true);
                 },
+                [&](const BuildIdMessage&) {},
                 [&](const OpaqueMessage&) {},
             },
             m.body);
@@ -239,7 +240,12 @@ void PerfCaptureChecker::record(const PerfDataFrame& f, std::size_t first_word,
             t_.lost_events += rec.lost;
             break;
         case PERF_RECORD_COMM:
-            t_.threads[static_cast<std::int32_t>(rec.body_tid)] = std::string(rec.text);
+            name_changes_.push_back({rec.time.value_or(0), static_cast<std::int32_t>(rec.body_tid),
+                                     std::nullopt, std::string(rec.text)});
+            break;
+        case PERF_RECORD_FORK:
+            name_changes_.push_back({rec.time.value_or(0), static_cast<std::int32_t>(rec.body_tid),
+                                     static_cast<std::int32_t>(rec.parent_tid), {}});
             break;
         default:
             break;
@@ -248,6 +254,16 @@ void PerfCaptureChecker::record(const PerfDataFrame& f, std::size_t first_word,
 }
 
 std::vector<PerfViolation> PerfCaptureChecker::finish() {
+    std::stable_sort(name_changes_.begin(), name_changes_.end(),
+                     [](const NameChange& a, const NameChange& b) { return a.time < b.time; });
+    for (const NameChange& c : name_changes_) {
+        if (!c.parent_tid) {
+            t_.threads[c.tid] = c.comm;
+        } else if (const auto parent = t_.threads.find(*c.parent_tid); parent != t_.threads.end()) {
+            t_.threads[c.tid] = parent->second;
+        }
+    }
+    name_changes_.clear();
     if (summaries_ == 0) violation(0, "the capture has no Summary");
     if (t_.summary && t_.summary->attribute("nosync") != nullptr) {
         // "nosync" says perf times are already CLOCK_MONOTONIC_RAW: every attr must say so.

@@ -50,7 +50,9 @@ struct PerfCaptureTally {
     std::optional<SummaryFrame> summary;
     std::map<std::int32_t, PerfAttr> attrs;   // key -> attr (PEA)
     std::map<std::uint64_t, std::int32_t> ids;  // perf event id -> key (KEYS)
-    std::map<std::int32_t, std::string> threads;  // tid -> comm (COMM messages and records)
+    // tid -> comm: COMM messages, then the kernel's COMM and FORK records in time order (a new
+    // task keeps its parent's name until it renames itself or execs).
+    std::map<std::int32_t, std::string> threads;
     std::set<std::int32_t> online_cpus;
     std::map<std::int32_t, KeyValues> counter_values;  // captured.xml key -> values
     std::vector<std::string> tracepoint_formats;        // "name:" of each FORMAT
@@ -86,6 +88,15 @@ private:
     void record(const PerfDataFrame& f, std::size_t first_word, std::span<const std::uint8_t> bytes);
     void counter_value(std::uint64_t offset, std::int32_t key, std::int64_t v, bool must_be_listed);
 
+    // COMM and FORK records, replayed in time order by finish(): frames come one CPU at a time,
+    // so a child's FORK may arrive before its parent's exec on another CPU.
+    struct NameChange {
+        std::uint64_t time = 0;
+        std::int32_t tid = 0;
+        std::optional<std::int32_t> parent_tid;  // FORK: the name comes from this task
+        std::string comm;                        // COMM: the new name
+    };
+    std::vector<NameChange> name_changes_;
     std::set<std::int32_t> captured_keys_;
     std::function<void(const RecordView&)> on_record_;
     PerfCaptureTally t_;

@@ -176,19 +176,14 @@ void read_attrs_message(ByteReader& r, AttrsMessage& m) {
                 r.packed32("type");
             m.body = OpaqueMessage{};
             return;
-        case AttrsCode::KernelBuildId: {
-            const std::int32_t n = r.packed32("length");
-            if (n < 0) r.fail("negative build id length", "length");
-            r.bytes(static_cast<std::size_t>(n < 0 ? 0 : n), "build id");
-            m.body = OpaqueMessage{};
-            return;
-        }
+        case AttrsCode::KernelBuildId:
         case AttrsCode::KernelModuleBuildId: {
-            r.packed_string("module");
+            BuildIdMessage b;
+            if (m.code == AttrsCode::KernelModuleBuildId) b.module = r.packed_string("module");
             const std::int32_t n = r.packed32("length");
             if (n < 0) r.fail("negative build id length", "length");
-            r.bytes(static_cast<std::size_t>(n < 0 ? 0 : n), "build id");
-            m.body = OpaqueMessage{};
+            b.id = r.bytes(static_cast<std::size_t>(n < 0 ? 0 : n), "build id");
+            m.body = b;
             return;
         }
     }

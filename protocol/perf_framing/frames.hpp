@@ -72,13 +72,17 @@ struct CountersMessage {
     };
     std::vector<Value> values;
 };
-struct OpaqueMessage {};  // KEYS_OLD, METRIC_EVENT_KEY, build ids: syntax checked, nothing kept
+struct BuildIdMessage {  // KERNEL_BUILD_ID, KERNEL_MODULE_BUILD_ID
+    std::string_view module;          // empty for the kernel's
+    std::span<const std::uint8_t> id;  // points into the frame
+};
+struct OpaqueMessage {};  // KEYS_OLD, METRIC_EVENT_KEY: syntax checked, nothing kept
 
 struct AttrsMessage {
     AttrsCode code{};
     std::uint64_t offset = 0;  // of the message code
     std::variant<PeaMessage, KeysMessage, TextMessage, MapsMessage, CommMessage, CpuMessage,
-                 CountersMessage, OpaqueMessage>
+                 CountersMessage, BuildIdMessage, OpaqueMessage>
         body;
 };
 struct PerfAttrsFrame {

@@ -151,6 +151,23 @@ TEST(Tracefs, ReadsIdsAndFormatsFromAGivenTreeAndSaysWhatIsMissing) {
     EXPECT_NE(p.problems[0].find("power/cpu_idle"), std::string::npos);
 }
 
+// A Perf-type capture carries the format file itself: what the kernel wrote, byte for byte,
+// including lines the parser has no use for (a newer kernel's keys), not a text rebuilt from
+// the parsed fields.
+TEST(Tracefs, KeepsTheFormatFileAsTheKernelWroteIt) {
+    const fs::path root =
+        fs::temp_directory_path() / ("tracefs_text_test." + std::to_string(::getpid()));
+    fs::create_directories(root / "events/sched/sched_switch");
+    std::ofstream(root / "events/sched/sched_switch/id") << "372\n";
+    const std::string text =
+        data_file("sched_switch.format") + "future key: something this parser ignores\n";
+    std::ofstream(root / "events/sched/sched_switch/format") << text;
+    const TracefsProbe p = read_tracepoints({"sched/sched_switch"}, root, "/proc");
+    fs::remove_all(root);
+    ASSERT_EQ(p.found.count("sched/sched_switch"), 1U);
+    EXPECT_EQ(p.found.at("sched/sched_switch").format_text, text);
+}
+
 TEST(Tracefs, FindsTheMountPointInAMountsText) {
     EXPECT_EQ(
         tracefs_in_mounts("proc /proc proc rw 0 0\ntracefs /sys/kernel/tracing tracefs rw 0 0\n"),

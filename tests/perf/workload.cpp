@@ -8,6 +8,8 @@
 //                out (getrusage(RUSAGE_THREAD): voluntary and involuntary)
 //   burn MS      the main thread (renamed "burner") spins in apcgate_test_burn() for MS ms
 //   faults MB    touches MB of fresh anonymous memory (one page fault per page)
+//   threads N    starts N threads that keep the process's name ("thread TID" each) and joins them
+//   exec PATH    runs PATH (no arguments) in a child process ("child PID") and waits for it
 // Options: --out FILE writes "ping TID", "pong TID", "burner TID" (...) lines as the tids become
 // known; --wait-stdin blocks until a byte arrives on stdin (lets a test attach first).
 #include <pthread.h>
@@ -15,6 +17,7 @@
 #include <sys/mman.h>
 #include <sys/resource.h>
 #include <sys/syscall.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <atomic>
@@ -27,6 +30,7 @@
 #include <string>
 #include <thread>
 #include <utility>
+#include <vector>
 
 namespace {
 
@@ -121,6 +125,25 @@ int main(int argc, char** argv) {
             ::pthread_setname_np(::pthread_self(), "burner");
             note("burner", tid());
             apcgate_test_burn(arg());
+        } else if (a == "threads") {
+            std::vector<std::thread> threads;
+            for (long n = arg(); n > 0; --n)
+                threads.emplace_back([] {
+                    note("thread", tid());
+                    std::this_thread::sleep_for(std::chrono::milliseconds(20));
+                });
+            for (auto& t : threads) t.join();
+        } else if (a == "exec" && i + 1 < argc) {
+            const char* path = argv[++i];
+            const pid_t child = ::fork();
+            if (child < 0) return 6;
+            if (child == 0) {
+                ::execl(path, path, static_cast<char*>(nullptr));
+                ::_exit(127);
+            }
+            note("child", child);
+            int status = 0;
+            ::waitpid(child, &status, 0);
         } else if (a == "faults") {
             const std::size_t bytes = static_cast<std::size_t>(arg()) << 20;
             void* p =

@@ -5,13 +5,20 @@
 #include <linux/perf_event.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <csignal>
+#include <cstdlib>
 #include <fstream>
 #include <set>
+#include <sstream>
 #include <thread>
 
 #include "collectors/perf/counter_specs.hpp"
+#include "collectors/perf/kernel_build_id.hpp"
+#include "collectors/perf/tracefs.hpp"
 #include "daemon/perf_capture_summary.hpp"
+#include "protocol/apc/capture_stream.hpp"
+#include "protocol/perf_framing/frames.hpp"
 #include "daemon_process.hpp"
 #include "tests/perf/perf_capture.hpp"
 
@@ -183,6 +190,118 @@ TEST(RecordPerfFraming, ACaptureKilledWithSigkillIsValidUpToItsLastFlush) {
     EXPECT_NE(s->end, apc::StreamEnd::Corrupt);
     ASSERT_TRUE(s->tally.summary);
     EXPECT_GT(s->tally.attrs_messages.count("PEA") ? s->tally.attrs_messages.at("PEA") : 0u, 0u);
+}
+
+std::string file_text(const fs::path& p) {
+    std::ifstream in(p, std::ios::binary);
+    std::ostringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+// FORMAT carries each opened tracepoint's format file as this kernel wrote it, and
+// KERNEL_BUILD_ID the build id of /sys/kernel/notes, as gatord sends them.
+TEST(RecordPerfFraming, FormatsAndTheKernelBuildIdAreThisKernelsOwn) {
+    if (!root()) GTEST_SKIP() << "the Perf framing records the whole system: needs root";
+    const fs::path dir = temp_dir("perf-framing-formats");
+    auto [rc, log] = run_apcgate(
+        {"record", "--framing", "perf", "-o", (dir / "f.apc").string(), "-d", "1"});
+    ASSERT_EQ(rc, 0) << log;
+    const std::string data = file_text(dir / "f.apc" / "0000000000");
+    const std::span<const std::uint8_t> bytes(
+        reinterpret_cast<const std::uint8_t*>(data.data()), data.size());  // NOLINT
+    std::vector<std::string> formats;
+    std::vector<std::vector<std::uint8_t>> build_ids;
+    std::set<std::uint64_t> tracepoints;  // configs of tracepoint PEAs
+    apc::CaptureSplitter split(bytes);
+    while (auto raw = split.next()) {
+        auto f = perf_framing::decode_perf_frame(raw->body, raw->body_offset);
+        ASSERT_TRUE(f) << f.error().to_string();
+        const auto* attrs = std::get_if<perf_framing::PerfAttrsFrame>(&f->body);
+        if (attrs == nullptr) continue;
+        for (const auto& m : attrs->messages) {
+            if (const auto* t = std::get_if<perf_framing::TextMessage>(&m.body);
+                t != nullptr && m.code == perf_framing::AttrsCode::Format)
+                formats.emplace_back(t->text);
+            if (const auto* b = std::get_if<perf_framing::BuildIdMessage>(&m.body))
+                build_ids.emplace_back(b->id.begin(), b->id.end());
+            if (const auto* p = std::get_if<perf_framing::PeaMessage>(&m.body);
+                p != nullptr && p->attr.type == PERF_TYPE_TRACEPOINT)
+                tracepoints.insert(p->attr.config);
+        }
+    }
+    // One FORMAT per tracepoint opened.
+    EXPECT_EQ(formats.size(), tracepoints.size());
+    std::string tracefs = collectors::perf::tracefs_in_mounts(file_text("/proc/self/mounts"));
+    if (tracefs.empty() && fs::exists("/sys/kernel/tracing/events")) tracefs = "/sys/kernel/tracing";
+    if (!tracefs.empty() && !tracepoints.empty()) {
+        const std::string kernels = file_text(fs::path(tracefs) / "events/sched/sched_switch/format");
+        ASSERT_FALSE(kernels.empty());
+        EXPECT_NE(std::find(formats.begin(), formats.end(), kernels), formats.end())
+            << "no FORMAT is the kernel's sched_switch format file";
+    }
+    const auto id = collectors::perf::kernel_build_id("/sys");
+    if (id) {
+        ASSERT_EQ(build_ids.size(), 1U);
+        EXPECT_EQ(build_ids.front(), *id);
+    } else {
+        EXPECT_TRUE(build_ids.empty());
+    }
+}
+
+// Every "NAME ID" line of a workload's --out file with this NAME.
+std::vector<int> noted(const fs::path& file, const std::string& what) {
+    std::ifstream in(file);
+    std::vector<int> out;
+    std::string name;
+    int id = 0;
+    while (in >> name >> id)
+        if (name == what) out.push_back(id);
+    return out;
+}
+
+// Tasks that start after the capture began get no COMM message: the side-band event's COMM
+// (with exec), FORK and MMAP2 records name them and map their program, as in gatord's captures.
+TEST(RecordPerfFraming, TasksStartedDuringTheCaptureAreNamedByTheKernelsRecords) {
+    if (!root()) GTEST_SKIP() << "the Perf framing records the whole system: needs root";
+    const fs::path dir = temp_dir("perf-framing-names");
+    e2e::DaemonProcess rec({"record", "--framing", "perf", "-o", (dir / "n.apc").string()});
+    for (int i = 0; i < 400 && rec.log().find("recording into") == std::string::npos; ++i)
+        std::this_thread::sleep_for(std::chrono::milliseconds(25));
+    ASSERT_NE(rec.log().find("recording into"), std::string::npos) << rec.log();
+    // A process, two threads that keep its name, and a child that execs another program: all
+    // after the capture began.
+    const std::string cmd = "'" + kWorkload + "' --out '" + (dir / "tids").string() +
+                            "' threads 2 exec /bin/true";
+    ASSERT_EQ(std::system(cmd.c_str()), 0);
+    rec.signal(SIGINT);
+    ASSERT_EQ(rec.wait(std::chrono::seconds(20)), std::optional<int>(0)) << rec.log();
+
+    const auto threads = noted(dir / "tids", "thread");
+    const auto children = noted(dir / "tids", "child");
+    ASSERT_EQ(threads.size(), 2U);
+    ASSERT_EQ(children.size(), 1U);
+    std::map<int, std::vector<std::string>> mapped;  // MMAP2 file names by pid
+    auto s = daemon::summarize_perf_capture(dir / "n.apc", [&](const perf_framing::RecordView& r) {
+        if (r.record->header.type == PERF_RECORD_MMAP2)
+            mapped[static_cast<int>(r.record->body_pid)].emplace_back(r.record->text);
+    });
+    ASSERT_TRUE(s) << s.error().to_string();
+    for (const auto& v : s->violations) ADD_FAILURE() << v.offset << ": " << v.text;
+    const auto& names = s->tally.threads;
+    // The kernel's comm is the program's file name, cut to 15 characters.
+    const std::string workload_comm = fs::path(kWorkload).filename().string().substr(0, 15);
+    for (const int tid : threads) {
+        ASSERT_TRUE(names.count(tid)) << "thread " << tid << " has no name";
+        EXPECT_EQ(names.at(tid), workload_comm) << "thread " << tid;
+    }
+    const int child = children.front();
+    ASSERT_TRUE(names.count(child)) << "child " << child << " has no name";
+    EXPECT_EQ(names.at(child), "true");
+    ASSERT_TRUE(mapped.count(child)) << "no MMAP2 record for child " << child;
+    EXPECT_TRUE(std::any_of(mapped.at(child).begin(), mapped.at(child).end(),
+                            [](const std::string& f) { return f.ends_with("/true"); }))
+        << "the child's program is not among its mappings";
 }
 
 // Text-form annotations are the seed's Annotate frames; the Perf framing has none. They must

@@ -3,7 +3,9 @@
 #include <gtest/gtest.h>
 #include <linux/perf_event.h>
 
+#include <algorithm>
 #include <cstring>
+#include <string>
 #include <ctime>
 
 #include "protocol/apc/capture_stream.hpp"
@@ -64,6 +66,25 @@ Words comm(std::uint64_t id) {
     return r;
 }
 
+// A COMM of `tid` in process 7 renamed to `name` (at most 7 characters) at `time`.
+Words comm_at(std::uint64_t id, std::uint32_t tid, const std::string& name, std::uint64_t time) {
+    Words r;
+    r.w(header(PERF_RECORD_COMM, 48)).w(7 | (std::uint64_t{tid} << 32));
+    char text[8] = {};
+    std::memcpy(text, name.data(), std::min<std::size_t>(name.size(), 7));
+    r.bytes.insert(r.bytes.end(), text, text + 8);
+    r.w(7 | (std::uint64_t{tid} << 32)).w(time).w(id);
+    return r;
+}
+// A FORK: task `tid` created by `ptid` (both in process 7) at `time`, then the trailer.
+Words fork_at(std::uint64_t id, std::uint32_t tid, std::uint32_t ptid, std::uint64_t time) {
+    Words r;
+    r.w(header(PERF_RECORD_FORK, 56)).w(7 | (std::uint64_t{7} << 32))
+        .w(tid | (std::uint64_t{ptid} << 32)).w(time);
+    r.w(7 | (std::uint64_t{tid} << 32)).w(time).w(id);
+    return r;
+}
+
 class Capture {
 public:
     // Appends a frame with its local-capture length prefix; returns the body's offset.
@@ -88,8 +109,8 @@ public:
         });
     }
     // Offset of the first record's header word in the file.
-    std::size_t data(const std::vector<std::uint8_t>& records) {
-        const std::size_t body = add([&](auto& b) { write_perf_data(b, 1, records); });
+    std::size_t data(const std::vector<std::uint8_t>& records, std::int32_t cpu = 1) {
+        const std::size_t body = add([&](auto& b) { write_perf_data(b, cpu, records); });
         return body + 1 + 1 + 4;
     }
     std::vector<PerfViolation> check(const PerfCaptureTally** tally = nullptr) {
@@ -125,6 +146,29 @@ TEST(SyntheticCapture, AWellFormedCaptureHasNoViolations) {
     EXPECT_EQ(t->records, (std::map<std::string, std::uint64_t>{{"SAMPLE", 1}, {"COMM", 1}}));
     EXPECT_EQ(t->threads.at(8), "worker");
     EXPECT_EQ(t->samples_by_key.at(kKey), 1u);
+}
+
+// Threads that start during a capture have no COMM message: a new thread is named by its
+// FORK (its parent's name), an exec or a rename by a COMM record; CPUs' frames come one after
+// the other, so the records count in time order, not frame order.
+TEST(SyntheticCapture, TasksStartedDuringTheCaptureAreNamedInTimeOrder) {
+    Capture c;
+    c.pea();
+    c.summary();
+    c.keys();
+    // cpu 1's frame first: thread 9 forked from 8 after 8 exec'd as "app" (cpu 0, earlier);
+    // thread 10 forked before 8's exec keeps the old name; 11 renames itself after its fork.
+    c.data(cat({fork_at(kId, 9, 8, 300), fork_at(kId, 10, 8, 100), fork_at(kId, 11, 8, 400),
+                comm_at(kId, 11, "render", 500)}),
+           1);
+    c.data(cat({comm_at(kId, 8, "shell", 50), comm_at(kId, 8, "app", 200)}), 0);
+    const PerfCaptureTally* t = nullptr;
+    const auto v = c.check(&t);
+    for (const auto& x : v) ADD_FAILURE() << x.offset << ": " << x.text;
+    EXPECT_EQ(t->threads.at(8), "app");
+    EXPECT_EQ(t->threads.at(9), "app");
+    EXPECT_EQ(t->threads.at(10), "shell");
+    EXPECT_EQ(t->threads.at(11), "render");
 }
 
 TEST(SyntheticCapture, KernelAddressesRoundTripThroughPackedWords) {

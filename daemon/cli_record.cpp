@@ -170,20 +170,13 @@ int run_record(const RecordOptions& o) {
     CommonOptions common = o.common;
     GatedChild child;
     const bool perf_framing = o.framing == Framing::Perf;
-    if (perf_framing && !o.pids.empty()) {
-        spdlog::error("--pid: the Perf framing records the whole system; use --framing gator");
-        return kExitUsage;
-    }
     if (!o.command.empty()) {
         if (Status st = child.spawn(o.command); !st) {
             spdlog::error("{}", st.error().to_string());
             return kExitFailure;
         }
-        // The Perf framing records the whole system while the command runs.
-        if (!perf_framing) {
-            common.follow_pids = {child.pid()};
-            common.follow_from_exec = true;
-        }
+        common.follow_pids = {child.pid()};
+        common.follow_from_exec = true;
     } else if (!o.pids.empty()) {
         for (const std::int32_t pid : o.pids) {
             if (!process_alive(o.common.proc_root, pid)) {
@@ -237,9 +230,15 @@ int run_record(const RecordOptions& o) {
     }
 
     if (perf_framing) {
+        // The command has exited, or every --pid process has (false with neither).
+        const auto followed_gone = [&] {
+            if (!o.command.empty()) return child.reap();
+            const auto alive = [&](std::int32_t pid) { return process_alive(o.common.proc_root, pid); };
+            return !o.pids.empty() && std::none_of(o.pids.begin(), o.pids.end(), alive);
+        };
         return record_perf_framing(o, collectors, *settings, counters, sink,
                                    {[&] { return o.command.empty() || child.release(); },
-                                    [&] { return !o.command.empty() && child.reap(); }});
+                                    followed_gone});
     }
 
     asio::io_context io(1);

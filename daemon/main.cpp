@@ -174,7 +174,7 @@ int main(int argc, char** argv) {
         ->add_option("--framing", record.framing,
                      "gator (default): the documented v6.8 frames (type=\"Gator\"); perf: the "
                      "frames gatord 9.x writes (type=\"Perf\", the kernel's perf records "
-                     "forwarded as they are; whole system only)")
+                     "forwarded as they are)")
         ->transform(CLI::CheckedTransformer(
             std::map<std::string, Framing>{{"gator", Framing::Gator}, {"perf", Framing::Perf}}));
 

@@ -1,6 +1,7 @@
 #include "daemon/perf_framing_capture.hpp"
 
 #include <spdlog/spdlog.h>
+#include <sys/resource.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
@@ -42,7 +43,8 @@ std::uint64_t load_le64(const std::uint8_t* p) {
     return v;
 }
 
-fr::SummaryValues summary_values(std::int64_t base, bool switch_records, bool tracepoints) {
+fr::SummaryValues summary_values(std::int64_t base, bool switch_records, bool tracepoints,
+                                 bool system_wide) {
     fr::SummaryValues s;
     s.realtime_ns = clock_ns(CLOCK_REALTIME);
     s.boottime_ns = clock_ns(CLOCK_BOOTTIME);
@@ -60,7 +62,7 @@ fr::SummaryValues summary_values(std::int64_t base, bool switch_records, bool tr
     s.attributes.emplace_back("perf.can_access_tracepoints", tracepoints ? "1" : "0");
     s.attributes.emplace_back("perf.has_attr_context_switch", switch_records ? "1" : "0");
     s.attributes.emplace_back("perf.is_root", ::geteuid() == 0 ? "1" : "0");
-    s.attributes.emplace_back("perf.is_system_wide", "1");
+    s.attributes.emplace_back("perf.is_system_wide", system_wide ? "1" : "0");
     return s;
 }
 
@@ -90,7 +92,31 @@ Result<std::unique_ptr<PerfFramingCapture>> PerfFramingCapture::start(
     std::unique_ptr<PerfFramingCapture> c(new PerfFramingCapture(sink));
     c->base_ = model::timeline_clock_ns();
     const collectors::CaptureContext ctx{settings, counters, c->base_};
-    pf::SessionPlan plan = pf::plan_capture(caps, ctx, {-1}, false).session;
+    // The whole system, or the followed processes' threads (record --pid), or a command held
+    // at its gate that execs once the events are open (record -- CMD: nothing to read of it
+    // yet; the kernel's COMM record of its exec names it).
+    const pf::PerfOptions& options = perf->options();
+    const pf::ProcReader proc(proc_root);
+    std::vector<pid_t> targets;
+    std::vector<std::int32_t> named;  // the processes whose threads and maps are sent now
+    for (const std::int32_t pid : options.follow_pids) {
+        std::vector<std::int32_t> tids =
+            options.from_exec ? std::vector<std::int32_t>{} : proc.tids(pid);
+        if (tids.empty()) tids.push_back(pid);
+        targets.insert(targets.end(), tids.begin(), tids.end());
+        if (!options.from_exec) named.push_back(pid);
+    }
+    const bool system_wide = targets.empty();
+    if (system_wide) {
+        targets.push_back(-1);
+        named = proc.pids();
+    }
+    pf::SessionPlan plan = pf::plan_capture(caps, ctx, targets, options.from_exec).session;
+    // Many threads times many CPUs can need more descriptors than the default soft limit.
+    if (rlimit lim{}; ::getrlimit(RLIMIT_NOFILE, &lim) == 0 && lim.rlim_cur < lim.rlim_max) {
+        lim.rlim_cur = lim.rlim_max;
+        ::setrlimit(RLIMIT_NOFILE, &lim);
+    }
     std::vector<std::string> warnings;
     auto events = pf::ForwardedEvents::open(plan, pf::kernel_opener(), warnings);
     for (const auto& w : warnings) spdlog::warn("perf: {}", w);
@@ -99,7 +125,7 @@ Result<std::unique_ptr<PerfFramingCapture>> PerfFramingCapture::start(
 
     std::vector<std::uint8_t> body;
     fr::write_summary(body, summary_values(c->base_, caps.switch_records,
-                                           caps.sched_switch.has_value()));
+                                           caps.sched_switch.has_value(), system_wide));
     c->frame(body);
 
     body.clear();
@@ -130,12 +156,10 @@ Result<std::unique_ptr<PerfFramingCapture>> PerfFramingCapture::start(
     }
     c->frame(body);
 
-    const pf::ProcReader proc(proc_root);
-    const auto pids = proc.pids();
     body.clear();
     {
         fr::AttrsFrameWriter w(body);
-        for (const std::int32_t pid : pids) {
+        for (const std::int32_t pid : named) {
             const std::string image = proc.image(pid);
             for (const std::int32_t tid : proc.tids(pid)) w.comm(pid, tid, image, proc.comm(pid, tid));
         }
@@ -162,7 +186,7 @@ Result<std::unique_ptr<PerfFramingCapture>> PerfFramingCapture::start(
         fr::AttrsFrameWriter(body).online_cpu(c->now(), cpu.cpu);
         c->frame(body);
     }
-    for (const std::int32_t pid : pids) {
+    for (const std::int32_t pid : named) {
         body.clear();
         fr::AttrsFrameWriter(body).maps(pid, pid,
                                         pf::read_proc_text(proc_root, std::to_string(pid) + "/maps"));

@@ -4,6 +4,7 @@
 
 #include <asio/io_context.hpp>
 #include <asio/signal_set.hpp>
+#include <asio/steady_timer.hpp>
 #include <csignal>
 
 #include "daemon/exit_codes.hpp"
@@ -17,10 +18,12 @@ int record_perf_framing(const RecordOptions& o, CollectorSet& collectors,
                         const RecordCommandHooks& command) {
     asio::io_context io(1);
     asio::signal_set signals(io, SIGINT, SIGTERM, SIGCHLD);
+    asio::steady_timer followed(io);  // --pid: notices when the processes are gone
     auto started = PerfLiveCapture::start(io.get_executor(), collectors, settings, counters, sink,
                                           [&](const std::string&) {
                                               std::error_code ec;
                                               signals.cancel(ec);
+                                              followed.cancel();
                                           });
     if (!started) {
         spdlog::error("{}", started.error().to_string());
@@ -38,6 +41,14 @@ int record_perf_framing(const RecordOptions& o, CollectorSet& collectors,
         signals.async_wait(on_signal);
     };
     signals.async_wait(on_signal);
+    // --pid processes are not our children: no SIGCHLD says when they are gone.
+    std::function<void(const std::error_code&)> watch = [&](const std::error_code& ec) {
+        if (ec || !capture->running()) return;
+        if (command.exited()) return capture->stop("followed processes exited");
+        followed.expires_after(std::chrono::milliseconds(100));
+        followed.async_wait(watch);
+    };
+    if (!o.pids.empty()) watch({});
     if (!command.release()) capture->stop("command failed to start");
     spdlog::info("recording into {} (Perf framing){}", o.output.string(),
                  settings.duration_s > 0 ? " for " + std::to_string(settings.duration_s) + " s"

@@ -1,6 +1,7 @@
 // `record --framing perf`: the capture loop of a local capture in the Perf-type framing
 // (perf_framing_capture.hpp). run_record has set up the output and its documents; this polls at
-// the live rate until the duration ends, a signal arrives or the command exits.
+// the live rate until the duration ends, a signal arrives, or the command or the followed
+// processes have exited.
 #pragma once
 
 #include <functional>
@@ -13,7 +14,8 @@ namespace apcgate::daemon {
 
 struct RecordCommandHooks {
     std::function<bool()> release;  // lets a gated command run; false when it could not
-    std::function<bool()> exited;   // true once the command (if any) has exited
+    // True once the command, or every --pid process, has exited (false when there are none).
+    std::function<bool()> exited;
 };
 
 int record_perf_framing(const RecordOptions& o, CollectorSet& collectors,

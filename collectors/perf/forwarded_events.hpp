@@ -9,7 +9,10 @@
 //    READ group of every sample (gatord opens software counters in groups of their own, which
 //    deliver no value system-wide; as members they do).
 // Without the sched_switch tracepoint the CPU-clock sampler leads the group and the side-band
-// event adds context-switch records. Every event shares the owner's ring
+// event adds context-switch records. Following processes (gatord's application mode), each
+// event is opened per followed thread and CPU with inherit, so their new threads and children
+// are followed too; the tracepoint is left out (per task it sees switches out only) and the
+// side-band's switch records say when the followed tasks run. Every event shares the owner's ring
 // (PERF_EVENT_IOC_SET_OUTPUT) and samples CLOCK_MONOTONIC_RAW with PERF_SAMPLE_IDENTIFIER and
 // sample_id_all, so any record names its event. Keys: captured.xml's for counters, and below
 // INT_MAX for the internal events, as gatord numbers them.
@@ -39,6 +42,9 @@ struct KeyedAttr {
     std::string what;  // "sched:sched_switch", "cpu-clock sampling", a counter's name
 };
 
+// Whether the plan follows tasks (plan.targets is not {-1}).
+bool follows(const SessionPlan& plan);
+
 // The attrs a plan opens on every CPU (the same on each), in opening order: PEA messages.
 std::vector<KeyedAttr> forwarded_attrs(const SessionPlan& plan);
 
@@ -51,11 +57,13 @@ public:
         std::vector<std::pair<std::uint64_t, std::int32_t>> ids;  // perf event id -> key
     };
 
-    // Opens the plan's events (system-wide: plan.targets must be {-1}). A CPU whose side-band
-    // or leader cannot open is left out with a warning; no CPU at all is an error.
+    // Opens the plan's events for plan.targets ({-1}: the whole system) on plan.cpus. A target
+    // or CPU whose side-band or leader cannot open is left out with a warning; no CPU at all is
+    // an error.
     static Result<std::unique_ptr<ForwardedEvents>> open(const SessionPlan& plan,
                                                          const EventOpener& opener,
                                                          std::vector<std::string>& warnings);
+    // Enables the events (unless they wait for the command's exec: plan.enable_on_exec).
     Status enable();
     void disable();
     [[nodiscard]] const std::vector<KeyedAttr>& attrs() const { return attrs_; }
@@ -66,6 +74,7 @@ private:
     std::vector<KeyedAttr> attrs_;
     std::vector<PerfFd> fds_;
     std::vector<int> enable_fds_;  // side-band owners and group leaders
+    bool enable_on_exec_ = false;
     std::vector<Cpu> cpus_;
 };
 

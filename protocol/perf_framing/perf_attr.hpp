@@ -38,6 +38,7 @@ struct PerfAttr {
 
     // Bit numbers in the flags word (include/uapi/linux/perf_event.h, struct perf_event_attr).
     static constexpr unsigned kDisabledBit = 0;
+    static constexpr unsigned kInheritBit = 1;
     static constexpr unsigned kPinnedBit = 2;
     static constexpr unsigned kMmapBit = 8;
     static constexpr unsigned kCommBit = 9;

@@ -3,6 +3,7 @@
 // switches, samples, names and counters each framing carries for the workload's threads.
 #include <gtest/gtest.h>
 #include <linux/perf_event.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include <algorithm>
@@ -36,7 +37,10 @@ constexpr int kPingPongs = 2000;
 
 // What a Perf-type capture says about each thread of the workload.
 struct PerfView {
-    std::map<int, int> switches_out;  // sched_switch samples, by the tid switching out
+    // By the tid switching out: sched_switch samples (system-wide) or the kernel's switch
+    // records (following processes).
+    std::map<int, int> switches_out;
+    std::set<int> pids;               // of every sample
     std::map<int, int> clock_samples; // CPU-clock samples, by tid
     std::map<int, std::string> names; // COMM messages and records
     std::map<std::int32_t, std::uint64_t> counter_values;
@@ -52,8 +56,14 @@ PerfView view_of(const daemon::PerfCaptureSummary& s, const PerfView& partial) {
 std::pair<daemon::PerfCaptureSummary, PerfView> read_perf(const fs::path& dir) {
     PerfView v;
     auto s = daemon::summarize_perf_capture(dir, [&](const perf_framing::RecordView& r) {
-        if (r.record->header.type != PERF_RECORD_SAMPLE || !r.record->tid) return;
+        if (!r.record->tid) return;
         const int tid = static_cast<int>(*r.record->tid);
+        const auto type = r.record->header.type;
+        if ((type == PERF_RECORD_SWITCH || type == PERF_RECORD_SWITCH_CPU_WIDE) &&
+            (r.record->header.misc & PERF_RECORD_MISC_SWITCH_OUT) != 0)
+            ++v.switches_out[tid];
+        if (type != PERF_RECORD_SAMPLE) return;
+        if (r.record->pid) v.pids.insert(static_cast<int>(*r.record->pid));
         if (r.key == 0x7fffffff) ++v.switches_out[tid];
         if (r.key == 0x7ffffffd) ++v.clock_samples[tid];
     });
@@ -64,8 +74,10 @@ std::pair<daemon::PerfCaptureSummary, PerfView> read_perf(const fs::path& dir) {
 
 bool root() { return ::geteuid() == 0; }
 
+// `record --framing perf -- CMD` follows the command (gatord's application mode): its threads'
+// switches, samples and names, and nothing of other processes.
 TEST(RecordPerfFraming, CarriesTheWorkloadsSwitchesSamplesNamesAndCounters) {
-    if (!root()) GTEST_SKIP() << "the Perf framing records the whole system: needs root";
+    if (!root()) GTEST_SKIP() << "the Perf framing's kernel samples need root";
     const fs::path dir = temp_dir("perf-framing");
     auto [rc, log] = run_apcgate({"record", "--framing", "perf", "-o", (dir / "p.apc").string(),
                                   "--sample-rate", "high", "--", kWorkload, "--out",
@@ -86,8 +98,10 @@ TEST(RecordPerfFraming, CarriesTheWorkloadsSwitchesSamplesNamesAndCounters) {
     EXPECT_EQ(t.frames_by_type.at("Summary"), 1u);
     EXPECT_GT(t.records.at("SAMPLE"), 0u);
     EXPECT_GT(t.attrs_messages.at("KEYS"), 0u);
-    EXPECT_GT(t.attrs_messages.at("COMM"), 0u);
-    EXPECT_GT(t.attrs_messages.at("MAPS"), 0u);
+    // The command had not exec'd when the capture started: the kernel's records of its exec
+    // name it and map its program, no COMM or MAPS message.
+    EXPECT_GT(t.records.count("COMM") ? t.records.at("COMM") : 0u, 0u);
+    EXPECT_GT(t.records.count("MMAP2") ? t.records.at("MMAP2") : 0u, 0u);
     // Nothing lost silently: a LOST record would be counted here and logged by record.
     if (t.lost_records > 0) {
         EXPECT_NE(log.find("dropped"), std::string::npos) << log;
@@ -102,12 +116,58 @@ TEST(RecordPerfFraming, CarriesTheWorkloadsSwitchesSamplesNamesAndCounters) {
     }
     const int burner = tids.at("burner");
     EXPECT_GT(v.clock_samples.count(burner) ? v.clock_samples.at(burner) : 0, 0);
+    // Only the command was followed: every sample is of its one process (the burner is its
+    // main thread, so its tid is the pid).
+    EXPECT_EQ(v.pids, std::set<int>{burner});
+    ASSERT_NE(t.summary->attribute("perf.is_system_wide"), nullptr);
+    EXPECT_EQ(*t.summary->attribute("perf.is_system_wide"), "0");
+    for (const auto& [key, attr] : t.attrs)
+        EXPECT_TRUE(attr.flag(perf_framing::PerfAttr::kInheritBit)) << "key " << key;
+}
+
+// --pid follows running processes until they exit: their threads as they were at the start
+// (named by COMM messages), threads they start later (named by the kernel's records), and their
+// switches; the recording ends by itself when the processes have gone.
+TEST(RecordPerfFraming, FollowsRunningProcessesUntilTheyExit) {
+    if (!root()) GTEST_SKIP() << "the Perf framing's kernel samples need root";
+    const fs::path dir = temp_dir("perf-framing-pid");
+    auto child = collectors::perf::testing::spawn(
+        {kWorkload, "--wait-stdin", "--out", (dir / "tids").string(), "pingpong",
+         std::to_string(kPingPongs)},
+        true);
+    ASSERT_GT(child.pid, 0);
+    e2e::DaemonProcess rec({"record", "--framing", "perf", "-o", (dir / "p.apc").string(), "--pid",
+                            std::to_string(child.pid)});
+    for (int i = 0; i < 400 && rec.log().find("recording into") == std::string::npos; ++i)
+        std::this_thread::sleep_for(std::chrono::milliseconds(25));
+    ASSERT_NE(rec.log().find("recording into"), std::string::npos) << rec.log();
+    ASSERT_EQ(::write(child.stdin_fd, "g", 1), 1);
+    ::close(child.stdin_fd);
+    ASSERT_EQ(rec.wait(std::chrono::seconds(60)), std::optional<int>(0)) << rec.log();
+    ::waitpid(child.pid, nullptr, 0);
+    EXPECT_NE(rec.log().find("followed processes exited"), std::string::npos) << rec.log();
+
+    const auto tids = read_tids(dir / "tids");
+    ASSERT_EQ(tids.size(), 2U);
+    auto [s, partial] = read_perf(dir / "p.apc");
+    for (const auto& v : s.violations) ADD_FAILURE() << v.offset << ": " << v.text;
+    const PerfView v = view_of(s, partial);
+    const std::string workload_comm = fs::path(kWorkload).filename().string().substr(0, 15);
+    ASSERT_TRUE(v.names.count(child.pid));
+    EXPECT_EQ(v.names.at(child.pid), workload_comm);
+    for (const char* who : {"ping", "pong"}) {
+        const int tid = tids.at(who);
+        EXPECT_GE(v.switches_out.count(tid) ? v.switches_out.at(tid) : 0, kPingPongs) << who;
+        ASSERT_TRUE(v.names.count(tid)) << who;
+        EXPECT_EQ(v.names.at(tid), who);
+    }
+    for (const int pid : v.pids) EXPECT_EQ(pid, child.pid);
 }
 
 TEST(RecordPerfFraming, TellsTheSameStoryAsTheGatorFraming) {
-    if (!root()) GTEST_SKIP() << "the Perf framing records the whole system: needs root";
+    if (!root()) GTEST_SKIP() << "the Perf framing's kernel samples need root";
     const fs::path dir = temp_dir("perf-vs-gator");
-    // The v6.8 capture follows the workload; the Perf one records the system around it.
+    // Both framings follow the workload.
     auto [grc, glog] = run_apcgate({"record", "--framing", "gator", "-o", (dir / "g.apc").string(),
                                     "--sample-rate", "high", "--", kWorkload, "--out",
                                     (dir / "gtids").string(), "pingpong",

@@ -112,14 +112,16 @@ void print_text(const PerfCaptureSummary& s, std::ostream& out) {
 }  // namespace
 
 int run_inspect_perf(const InspectOptions& options, std::ostream& out, std::ostream& err) {
-    auto summary = summarize_perf_capture(options.capture);
+    std::function<void(const std::string&)> dump;
+    if (options.dump) dump = [&out](const std::string& lines) { out << lines; };
+    auto summary = summarize_perf_capture(options.capture, {}, dump);
     if (!summary) {
         err << "apcgate inspect: " << summary.error().to_string() << "\n";
         return kExitFailure;
     }
     if (options.json) {
         out << to_json(*summary).dump(2) << "\n";
-    } else {
+    } else if (!options.dump) {
         print_text(*summary, out);
     }
     return exit_code_for(*summary, err);

@@ -3,6 +3,7 @@
 #include <set>
 
 #include "daemon/capture_files.hpp"
+#include "protocol/perf_framing/frame_format.hpp"
 
 namespace apcgate::daemon {
 
@@ -13,7 +14,8 @@ bool is_perf_capture(const std::filesystem::path& dir) {
 
 Result<PerfCaptureSummary> summarize_perf_capture(
     const std::filesystem::path& dir,
-    const std::function<void(const perf_framing::RecordView&)>& on_record) {
+    const std::function<void(const perf_framing::RecordView&)>& on_record,
+    const std::function<void(const std::string&)>& dump) {
     PerfCaptureSummary s;
     s.path = dir;
     auto files = open_capture_files(dir);
@@ -24,9 +26,28 @@ Result<PerfCaptureSummary> summarize_perf_capture(
 
     std::set<std::int32_t> keys;
     for (const auto& c : s.captured.counters) keys.insert(c.key);
-    perf_framing::PerfCaptureChecker checker(std::move(keys), on_record);
+    std::string lines;
+    auto record = on_record;
+    if (dump) {
+        record = [&](const perf_framing::RecordView& r) {
+            if (on_record) on_record(r);
+            perf_framing::format_record(r, lines);
+        };
+    }
+    perf_framing::PerfCaptureChecker checker(std::move(keys), record);
+    if (dump) {
+        checker.on_frame([&](const perf_framing::DecodedPerfFrame& f, std::size_t size) {
+            perf_framing::format_frame(f, size, lines);
+        });
+    }
     apc::CaptureSplitter splitter(bytes);
-    while (auto raw = splitter.next()) checker.frame(raw->body, raw->body_offset);
+    while (auto raw = splitter.next()) {
+        checker.frame(raw->body, raw->body_offset);
+        if (dump && !lines.empty()) {
+            dump(lines);
+            lines.clear();
+        }
+    }
     s.end = splitter.end();
     if (splitter.error()) s.error = Error(*splitter.error()).in_input(files->data_path.string());
     s.violations = checker.finish();

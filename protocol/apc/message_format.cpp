@@ -1,84 +1,16 @@
 // Text lines for decoded frames and messages (see message_format.hpp).
 #include "protocol/apc/message_format.hpp"
 
+#include "protocol/apc/dump_line.hpp"
+
 #include <cstdio>
 
 namespace apcgate::apc {
 
 namespace {
 
-constexpr std::size_t kShownBytes = 32;
-
-class Line {
-public:
-    explicit Line(std::uint64_t offset) {
-        char buf[24];
-        std::snprintf(buf, sizeof buf, "0x%08llx", static_cast<unsigned long long>(offset));
-        s_ = buf;
-    }
-    Line& word(const char* w) {
-        s_ += ' ';
-        s_ += w;
-        return *this;
-    }
-    Line& num(const char* key, std::int64_t v) {
-        s_ += ' ';
-        s_ += key;
-        s_ += '=';
-        s_ += std::to_string(v);
-        return *this;
-    }
-    Line& hex(const char* key, std::int64_t v) {
-        char buf[24];
-        std::snprintf(buf, sizeof buf, " %s=0x%llx", key, static_cast<unsigned long long>(v));
-        s_ += buf;
-        return *this;
-    }
-    Line& str(const char* key, std::string_view v) {
-        s_ += ' ';
-        s_ += key;
-        s_ += "=\"";
-        for (const char c : v) {
-            const auto u = static_cast<unsigned char>(c);
-            if (c == '"' || c == '\\') {
-                s_ += '\\';
-                s_ += c;
-            } else if (c == '\n') {
-                s_ += "\\n";
-            } else if (c == '\r') {
-                s_ += "\\r";
-            } else if (u < 0x20 || u == 0x7f) {
-                char buf[8];
-                std::snprintf(buf, sizeof buf, "\\x%02x", u);
-                s_ += buf;
-            } else {
-                s_ += c;
-            }
-        }
-        s_ += '"';
-        return *this;
-    }
-    Line& bytes(const char* key, const std::vector<std::uint8_t>& b) {
-        num("size", static_cast<std::int64_t>(b.size()));
-        s_ += ' ';
-        s_ += key;
-        s_ += '=';
-        char buf[4];
-        for (std::size_t i = 0; i < b.size() && i < kShownBytes; ++i) {
-            std::snprintf(buf, sizeof buf, "%02x", b[i]);
-            s_ += buf;
-        }
-        if (b.size() > kShownBytes) s_ += "...";
-        return *this;
-    }
-    std::string take() { return std::move(s_); }
-
-private:
-    std::string s_;
-};
-
 struct Formatter {
-    Line& l;
+    DumpLine& l;
 
     void operator()(const SummaryMessage& m) const {
         l.word("Summary").num("wallclock", m.wallclock_ns).num("uptime", m.uptime_ns);
@@ -162,7 +94,7 @@ struct Formatter {
 }  // namespace
 
 std::string format_frame_header(const DecodedFrame& frame) {
-    Line l(frame.offset);
+    DumpLine l(frame.offset);
     l.word("frame").word(to_string(frame.type));
     if (frame_has_core(frame.type)) l.num("core", frame.core);
     l.num("size", static_cast<std::int64_t>(frame.size));
@@ -171,7 +103,7 @@ std::string format_frame_header(const DecodedFrame& frame) {
 }
 
 std::string format_message(const DecodedMessage& message) {
-    Line l(message.offset);
+    DumpLine l(message.offset);
     std::visit(Formatter{l}, message.body);
     return l.take();
 }

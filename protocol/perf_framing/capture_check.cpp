@@ -79,6 +79,7 @@ void PerfCaptureChecker::frame(std::span<const std::uint8_t> body, std::uint64_t
         return;
     }
     const DecodedPerfFrame& f = *decoded;
+    if (on_frame_) on_frame_(f, body.size());
     ++t_.frames_by_type[to_string(f.type)];
     std::visit(
         wire::Overloaded{
@@ -250,7 +251,7 @@ void PerfCaptureChecker::record(const PerfDataFrame& f, std::size_t first_word,
         default:
             break;
     }
-    if (on_record_) on_record_(RecordView{f.cpu, id_it->second, &attr_it->second, &rec});
+    if (on_record_) on_record_(RecordView{offset, f.cpu, id_it->second, &attr_it->second, &rec});
 }
 
 std::vector<PerfViolation> PerfCaptureChecker::finish() {

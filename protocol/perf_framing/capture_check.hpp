@@ -61,6 +61,7 @@ struct PerfCaptureTally {
 
 // One record as the checker saw it, for callers that want more than counts.
 struct RecordView {
+    std::uint64_t offset = 0;  // of the record's first packed word in the input
     std::int32_t cpu = 0;
     std::int32_t key = 0;
     const PerfAttr* attr = nullptr;
@@ -72,6 +73,10 @@ public:
     // `captured_keys`: the keys captured.xml lists.
     explicit PerfCaptureChecker(std::set<std::int32_t> captured_keys,
                                 std::function<void(const RecordView&)> on_record = {});
+    // Sees every frame that decoded, before its records go to on_record.
+    void on_frame(std::function<void(const DecodedPerfFrame&, std::size_t size)> f) {
+        on_frame_ = std::move(f);
+    }
 
     // One frame body (without the length prefix); `body_offset` is its offset in the input.
     void frame(std::span<const std::uint8_t> body, std::uint64_t body_offset);
@@ -99,6 +104,7 @@ private:
     std::vector<NameChange> name_changes_;
     std::set<std::int32_t> captured_keys_;
     std::function<void(const RecordView&)> on_record_;
+    std::function<void(const DecodedPerfFrame&, std::size_t)> on_frame_;
     PerfCaptureTally t_;
     std::uint64_t summaries_ = 0;
     std::vector<PerfViolation> violations_;

@@ -309,6 +309,42 @@ TEST(RecordPerfFraming, FormatsAndTheKernelBuildIdAreThisKernelsOwn) {
     }
 }
 
+// `inspect --dump` of our own capture: a line per frame and per record, as many as the checker
+// counts, each record's with its cpu, time and key.
+TEST(RecordPerfFraming, InspectDumpsEveryFrameAndRecord) {
+    if (!root()) GTEST_SKIP() << "the Perf framing records the whole system: needs root";
+    const fs::path dir = temp_dir("perf-framing-dump");
+    auto [rc, log] = run_apcgate(
+        {"record", "--framing", "perf", "-o", (dir / "d.apc").string(), "-d", "1"});
+    ASSERT_EQ(rc, 0) << log;
+    auto s = daemon::summarize_perf_capture(dir / "d.apc");
+    ASSERT_TRUE(s) << s.error().to_string();
+    auto [drc, dumped] = run_apcgate({"inspect", "--dump", (dir / "d.apc").string()});
+    ASSERT_EQ(drc, 0) << dumped.substr(0, 2000);
+    std::set<std::string> record_kinds;
+    std::uint64_t records_in_tally = 0;
+    for (const auto& [kind, n] : s->tally.records) {
+        record_kinds.insert(kind);
+        records_in_tally += n;
+    }
+    std::uint64_t frames = 0, records = 0;
+    std::istringstream in(dumped);
+    for (std::string line; std::getline(in, line);) {
+        std::istringstream words(line);
+        std::string offset, word;
+        words >> offset >> word;
+        if (word == "frame") {
+            ++frames;
+        } else if (record_kinds.count(word) != 0 && line.find(" key=") != std::string::npos) {
+            ++records;
+            EXPECT_NE(line.find(" cpu="), std::string::npos) << line;
+            EXPECT_NE(line.find(" time="), std::string::npos) << line;
+        }
+    }
+    EXPECT_EQ(frames, s->tally.frames);
+    EXPECT_EQ(records, records_in_tally);
+}
+
 // Every "NAME ID" line of a workload's --out file with this NAME.
 std::vector<int> noted(const fs::path& file, const std::string& what) {
     std::ifstream in(file);

@@ -310,7 +310,11 @@ void PerfFramingCapture::poll() {
     if (sink_.unsent_bytes() <= kMaxUnsentBytes) {
         for (auto& cpu : events_->cpus()) forward_ring(cpu);
     } else {
-        ++totals_.polls_held_back;
+        if (totals_.polls_held_back++ == 0)
+            spdlog::info("the client reads slowly ({} bytes unsent): the records stay in the "
+                         "kernel's rings until it catches up (LOST records say what they could "
+                         "not hold)",
+                         sink_.unsent_bytes());
     }
     const model::Nanos t = now();
     for (collectors::Source* s : sources_) s->poll(t, source_events_);

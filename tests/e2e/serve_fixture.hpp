@@ -3,8 +3,13 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <chrono>
 #include <csignal>
 #include <memory>
+#include <optional>
+#include <string>
+#include <thread>
 
 #include "capture_check.hpp"
 #include "daemon_process.hpp"
@@ -37,7 +42,7 @@ protected:
         auto c = HostClient::connect(port_);
         EXPECT_TRUE(c) << "connect failed";
         if (!c) return {};
-        EXPECT_EQ(c->handshake(), std::optional<std::string>("GATOR 680\n"));
+        EXPECT_EQ(c->handshake(), std::optional<std::string>(handshake_reply_));
         return std::move(*c);
     }
     // One whole capture of the daemon's sources on a fresh client: the captured XML, APC Start,
@@ -67,7 +72,67 @@ protected:
         EXPECT_EQ(r->code, kAck);
     }
 
+    // A client (past its handshake) that starts a fast capture and stops reading: the daemon
+    // must stop the capture once --max-send-backlog is queued, send whole frames, then an Error
+    // saying why (on a frame boundary), close, keep serving others, and give most of the
+    // queue's memory back. Both framings behave so; `start` must have given the backlog limit.
+    void expect_a_non_reading_client_dropped(HostClient& c) {
+        const long baseline = daemon_->rss_kib();
+        const std::string session =
+            "<session version=\"1\" buffer_mode=\"streaming\" sample_rate=\"high\" "
+            "call_stack_unwinding=\"yes\" duration=\"0\" live_rate=\"10\"/>";
+        auto ack = c.request(kDeliverXml, session);
+        ASSERT_TRUE(ack);
+        ASSERT_EQ(ack->code, kAck);
+        ASSERT_TRUE(c.send_command(kApcStart));
+        // Not reading: the queue grows until the daemon gives up on this client.
+        long peak = baseline;
+        for (int i = 0; i < 1200 && occurrences("client is not reading") == 0; ++i) {
+            peak = std::max(peak, daemon_->rss_kib());
+            std::this_thread::sleep_for(std::chrono::milliseconds(100));
+        }
+        ASSERT_EQ(occurrences("client is not reading"), 1U) << daemon_->log();
+        // Now read: whole frames, then the Error, then the end of the connection.
+        std::size_t frames = 0;
+        std::optional<Response> last;
+        while (auto r = c.read(std::chrono::seconds(10))) {
+            if (r->code == kApcData && !r->body.empty()) {
+                ++frames;
+                continue;
+            }
+            last = std::move(r);
+            break;
+        }
+        EXPECT_GT(frames, 0U);
+        ASSERT_TRUE(last) << "the stream ended without an Error after " << frames << " frames";
+        EXPECT_EQ(last->code, kError);
+        EXPECT_NE(last->body.find("client not reading"), std::string::npos) << last->body;
+        EXPECT_TRUE(c.wait_closed());
+        for (int i = 0; i < 500 && occurrences("connection released") < 1; ++i)
+            std::this_thread::sleep_for(std::chrono::milliseconds(10));
+        expect_serving();
+        const long after = daemon_->rss_kib();
+        RecordProperty("rss_baseline_kib", std::to_string(baseline));
+        RecordProperty("rss_peak_kib", std::to_string(peak));
+        RecordProperty("rss_after_kib", std::to_string(after));
+#if !defined(__SANITIZE_ADDRESS__)  // ASan's quarantine keeps freed memory on purpose
+        // Most of what the queue took is given back.
+        EXPECT_LT(after - baseline, (peak - baseline) / 2)
+            << "baseline " << baseline << " KiB, peak " << peak << " KiB, after " << after << " KiB";
+#endif
+    }
+    // How often `needle` is in the daemon's log.
+    std::size_t occurrences(const std::string& needle) const {
+        const std::string text = daemon_->log();
+        std::size_t n = 0;
+        for (auto at = text.find(needle); at != std::string::npos; at = text.find(needle, at + 1))
+            ++n;
+        return n;
+    }
+
     std::unique_ptr<DaemonProcess> daemon_;
+    // What the daemon answers the handshake: "GATOR 950\n" with --framing perf.
+    std::string handshake_reply_ = "GATOR 680\n";
     std::filesystem::path state_;
     int port_ = 0;
 };

@@ -46,6 +46,61 @@ TEST_F(ServePerfFraming, StreamsAValidPerfCaptureAfterGator950) {
     EXPECT_GT(t.records.count("SAMPLE") ? t.records.at("SAMPLE") : 0u, 0u);
 }
 
+// As in the gator framing (serve_hostile_clients_test.cpp): a client that stops reading during
+// a fast capture is dropped at --max-send-backlog with whole frames, then an Error, and the
+// daemon's memory comes back.
+TEST_F(ServePerfFraming, AClientThatStopsReadingGetsAnErrorAndTheMemoryComesBack) {
+    if (::geteuid() != 0) GTEST_SKIP() << "the Perf framing records the whole system: needs root";
+    handshake_reply_ = "GATOR 950\n";
+    start({"--framing", "perf", "--max-send-backlog", "8"});
+    HostClient c = client();
+    expect_a_non_reading_client_dropped(c);
+}
+
+// Under the default backlog limit a client that stops reading is not dropped: once 8 MiB are
+// unsent the records stay in the kernel's rings (what they cannot hold the kernel reports in
+// LOST records), so the daemon's memory stays below the limit, and the client gets a valid
+// capture when it reads again.
+TEST_F(ServePerfFraming, ASlowClientLeavesTheRecordsInTheKernelsRings) {
+    if (::geteuid() != 0) GTEST_SKIP() << "the Perf framing records the whole system: needs root";
+    start({"--framing", "perf"});
+    const long baseline = daemon_->rss_kib();
+    auto c = HostClient::connect(port_);
+    ASSERT_TRUE(c);
+    ASSERT_EQ(c->handshake("VERSION 950\nSTREAMLINE\n"), std::optional<std::string>("GATOR 950\n"));
+    const std::string session =
+        "<session version=\"1\" buffer_mode=\"streaming\" sample_rate=\"high\" "
+        "call_stack_unwinding=\"yes\" duration=\"0\" live_rate=\"10\"/>";
+    auto ack = c->request(kDeliverXml, session);
+    ASSERT_TRUE(ack);
+    auto captured_xml = c->request_xml("captured");
+    ASSERT_TRUE(captured_xml) << daemon_->log();
+    auto captured = xml::parse_captured(captured_xml->body);
+    ASSERT_TRUE(captured);
+    ASSERT_TRUE(c->send_command(kApcStart));
+    long peak = baseline;
+    for (int i = 0; i < 1200 && occurrences("records stay in the kernel's rings") == 0; ++i) {
+        peak = std::max(peak, daemon_->rss_kib());
+        std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+    ASSERT_EQ(occurrences("records stay in the kernel's rings"), 1U) << daemon_->log();
+    // Held back for a while longer: nothing more piles up.
+    for (int i = 0; i < 30; ++i) {
+        peak = std::max(peak, daemon_->rss_kib());
+        std::this_thread::sleep_for(std::chrono::milliseconds(100));
+    }
+    EXPECT_EQ(occurrences("client is not reading"), 0U) << daemon_->log();
+    RecordProperty("rss_baseline_kib", std::to_string(baseline));
+    RecordProperty("rss_peak_kib", std::to_string(peak));
+    // Below the 64 MiB the queue may hold: the rings keep the rest.
+    EXPECT_LT(peak - baseline, 64L * 1024) << "baseline " << baseline << " KiB, peak " << peak;
+    ASSERT_TRUE(c->send_command(kApcStop));
+    const StreamResult all = read_stream(*c, std::chrono::seconds(60));
+    EXPECT_TRUE(all.end_of_sequence) << daemon_->log();
+    const auto checked = check_perf_capture(all.frames, *captured);
+    for (const auto& e : checked.errors) ADD_FAILURE() << e;
+}
+
 TEST_F(ServePerfFraming, TraceInputsKeepTheGatorFraming) {
     start({"--framing", "perf", "--source",
            "fxt:" + std::string(APCGATE_TESTDATA_DIR) + "/fxt/fxtcpp_sched.fxt"});

@@ -9,12 +9,12 @@
 # slowdown is a run's time over the same round's run alone. Then the start-to-exit time of
 # `record -- true` for both framings and of `perf record -- true`.
 #
-# Usage: capture_overhead.sh [APCGATE] [ROUNDS]   (defaults: build/ci/apcgate, 7). Needs root
+# Usage: capture_overhead.sh [APCGATE] [ROUNDS]   (defaults: build/ci/daemon/apcgate, 7). Needs root
 # (system-wide perf events) and perf. Run it on an otherwise idle machine, without nice: a
 # build beside it measures the build.
 set -euo pipefail
 
-apcgate=${1:-build/ci/apcgate}
+apcgate=${1:-build/ci/daemon/apcgate}
 rounds=${2:-7}
 workload=(perf bench sched messaging -g 8 -l 700)
 work=$(mktemp -d /tmp/capture_overhead.XXXXXX)

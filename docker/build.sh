@@ -11,7 +11,7 @@
 set -euo pipefail
 
 build_packages=(
-  build-essential cmake ninja-build pkg-config
+  build-essential cmake ninja-build pkg-config ccache
   libasio-dev libpugixml-dev libspdlog-dev libfmt-dev libcli11-dev nlohmann-json3-dev
   libpfm4-dev libelf-dev zlib1g-dev libbabeltrace2-dev libsystemd-dev
 )
@@ -41,6 +41,14 @@ case "${1:-}" in
     ;;
   build)
     src=$2 build=$3 destdir=$4
+    # CCACHE_DIR set but empty: no cache to use (the Dockerfile's default, no cache mounted), so
+    # none is made. Unset: ccache's own default, as in CI's run outside the engine.
+    if [ -n "${CCACHE_DIR+set}" ] && [ -z "$CCACHE_DIR" ]; then
+      unset CCACHE_DIR
+      export CCACHE_DISABLE=1
+    fi
+    if [ -n "${CCACHE_DISABLE+set}" ]; then echo "build: ccache off"
+    else echo "build: ccache in ${CCACHE_DIR:-its default directory}"; fi
     # RelWithDebInfo, stripped at install: the same compiler flags as CI's main build, so CI's
     # run of this stage is mostly ccache hits (.ci/test sets CCACHE_NOHASHDIR).
     cmake -S "$src" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_INSTALL_PREFIX=/usr \
@@ -54,6 +62,9 @@ case "${1:-}" in
     ;;
   runtime-deps)
     apt_install "${runtime_packages[@]}"
+    # Neither package lists nor the downloaded .debs stay in the image: Debian's own images
+    # drop them by configuration, other bases (CI's debootstrap one) keep them.
+    apt-get clean
     rm -rf /var/lib/apt/lists/*
     ;;
   check-runtime)

@@ -147,10 +147,26 @@ TEST(Dockerfile, ParsesIntoABuildAndASlimRuntimeStage) {
     const std::string text = read_whole_file(kSource / "docker/Dockerfile");
     ASSERT_FALSE(text.empty());
     const auto ins = parse_dockerfile(text);
+    // The bases are build arguments (CI, with no registry, passes an image of its own); their
+    // defaults, declared before the first FROM, are the public Debian images.
+    std::map<std::string, std::string> defaults;
     std::vector<std::string> stages;
-    for (const auto& i : ins)
-        if (i.keyword == "FROM") stages.push_back(i.args);
-    EXPECT_EQ(stages,
+    std::vector<std::string> resolved;
+    for (const auto& i : ins) {
+        if (i.keyword == "ARG" && stages.empty() && i.args.find('=') != std::string::npos)
+            defaults[i.args.substr(0, i.args.find('='))] = i.args.substr(i.args.find('=') + 1);
+        if (i.keyword != "FROM") continue;
+        stages.push_back(i.args);
+        std::string from = i.args;
+        for (const auto& [name, value] : defaults) {
+            const std::string ref = "${" + name + "}";
+            if (const auto at = from.find(ref); at != std::string::npos) from.replace(at, ref.size(), value);
+        }
+        resolved.push_back(from);
+    }
+    EXPECT_EQ(stages, (std::vector<std::string>{"${BUILD_BASE} AS build",
+                                                "${RUNTIME_BASE} AS runtime"}));
+    EXPECT_EQ(resolved,
               (std::vector<std::string>{"debian:12 AS build", "debian:12-slim AS runtime"}));
     static const std::set<std::string> known{
         "FROM",       "RUN",        "COPY", "WORKDIR", "ENV", "EXPOSE", "VOLUME", "HEALTHCHECK",

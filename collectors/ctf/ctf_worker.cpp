@@ -10,6 +10,7 @@
 #include <iostream>
 #include <thread>
 
+#include "collectors/ctf/decode_bound.hpp"
 #include "collectors/ctf/event_mapper.hpp"
 #include "collectors/ctf/trace_graph.hpp"
 #include "collectors/ctf/trace_probe.hpp"
@@ -127,6 +128,7 @@ void decode_worker(const std::vector<std::filesystem::path>& traces, model::Nano
         return;
     }
     for (auto& e : rejected) counts.stopped(std::move(e));
+    DecodeBound bound(traces);
     const auto kill_after = kill_after_chunks();
     Chunk chunk;
     std::int64_t sent = 0;  // chunk frames
@@ -140,7 +142,10 @@ void decode_worker(const std::vector<std::filesystem::path>& traces, model::Nano
         if (sent == 0) mapper.start_counters(std::max<model::Nanos>(0, origin - zero));
         while (chunk.events.size() < kChunkEvents && chunk.texts.size() < kChunkTextBytes) {
             const TraceGraph::Step step = (*graph)->step();
-            if (step == TraceGraph::Step::Messages) continue;
+            if (step == TraceGraph::Step::Messages) {
+                if (!bound.exceeded(mapper.events())) continue;
+                counts.stopped(bound.error(mapper.events()));
+            }
             if (step == TraceGraph::Step::Failed) {
                 Error e = (*graph)->failure();
                 e.record = "CTF data stream";

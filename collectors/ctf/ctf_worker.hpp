@@ -4,7 +4,8 @@
 //       one probe frame (trace_probe.hpp), or an error frame; then an end frame
 //   apcgate __ctf-worker decode ZERO ORIGIN NCOUNTERS COUNTER... TRACE...
 //       chunk frames of mapped model events until the last (finished) one, or an error frame
-//       when no graph can be built; then an end frame. COUNTER... are the capture's enabled
+//       when no graph can be built; then an end frame. A decode that passes the bound of
+//       decode_bound.hpp (an endless one) ends there, its last chunk saying why. COUNTER... are the capture's enabled
 //       counter names the mapper may fill; the child keys them 3, 4, ... in that order.
 // Frames (worker_frames.hpp) go to the output fd; nothing else does.
 //

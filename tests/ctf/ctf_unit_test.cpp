@@ -6,6 +6,7 @@
 
 #include "collectors/ctf/bt_error.hpp"
 #include "collectors/ctf/ctf_ingest.hpp"
+#include "collectors/ctf/decode_bound.hpp"
 #include "collectors/ctf/field_text.hpp"
 #include "collectors/ctf/kernel_mapper.hpp"
 #include "collectors/ctf/metadata_packets.hpp"
@@ -140,6 +141,30 @@ TEST(CtfMetadataPackets, ATraceWithABadPacketIsRejectedNotHung) {
     ASSERT_FALSE(source);
     EXPECT_NE(source.error().to_string().find((dir / "metadata").string()), std::string::npos);
     EXPECT_EQ(source.error().field, "content_size");
+    fs::remove_all(dir);
+}
+
+void write_bytes(const fs::path& p, const std::vector<std::uint8_t>& b, bool append = false) {
+    std::ofstream(p, std::ios::binary | (append ? std::ios::app : std::ios::trunc))
+        .write(reinterpret_cast<const char*>(b.data()), static_cast<std::streamsize>(b.size()));
+}
+
+TEST(CtfDecodeBound, EightEventsPerStreamByteMeasuredAgainWhenPassed) {
+    const fs::path dir = scratch_dir("decode-bound");
+    write_bytes(dir / "metadata", bytes("/* CTF 1.8 */"));
+    write_bytes(dir / "stream", std::vector<std::uint8_t>(10, 0));
+    ctf::DecodeBound bound({dir});
+    EXPECT_EQ(bound.stream_bytes(), 10U);
+    EXPECT_EQ(bound.max_events(), 80U);
+    EXPECT_FALSE(bound.exceeded(80));
+    EXPECT_TRUE(bound.exceeded(81));
+    const std::string why = bound.error(81).message;
+    EXPECT_NE(why.find("81 events from 10 bytes"), std::string::npos) << why;
+    EXPECT_NE(why.find("bound of 8 events per byte (80 events"), std::string::npos) << why;
+    // A trace still being written has grown meanwhile: its new size counts.
+    write_bytes(dir / "stream", std::vector<std::uint8_t>(10, 0), true);
+    EXPECT_FALSE(bound.exceeded(81));
+    EXPECT_EQ(bound.max_events(), 160U);
     fs::remove_all(dir);
 }
 

@@ -69,7 +69,8 @@ const char* signal_name(int sig) {
 }  // namespace
 
 Result<std::unique_ptr<ChildProcess>> ChildProcess::spawn(const std::filesystem::path& exe,
-                                                          const std::vector<std::string>& args) {
+                                                          const std::vector<std::string>& args,
+                                                          const std::vector<std::string>& added) {
     // Everything the child needs is made before fork: no allocation after it.
     std::string exe_path = exe.string();
     std::vector<std::string> owned;
@@ -80,6 +81,12 @@ Result<std::unique_ptr<ChildProcess>> ChildProcess::spawn(const std::filesystem:
     for (auto& a : owned) argv.push_back(a.data());
     argv.push_back(nullptr);
     std::vector<std::string> env = worker_environment();
+    for (const auto& v : added) {
+        const std::string key = v.substr(0, v.find('=') + 1);
+        std::erase_if(env,
+                      [&](const std::string& e) { return e.compare(0, key.size(), key) == 0; });
+        env.push_back(v);
+    }
     std::vector<char*> envp;
     for (auto& v : env) envp.push_back(v.data());
     envp.push_back(nullptr);

@@ -31,9 +31,11 @@ inline constexpr int kWorkerOutputFd = 3;
 
 class ChildProcess {
   public:
-    // Runs `exe` with `args` (argv[1..]); its fd 3 is the write end of the returned pipe.
+    // Runs `exe` with `args` (argv[1..]) and `env` ("NAME=value") added to the environment; its
+    // fd 3 is the write end of the returned pipe.
     static Result<std::unique_ptr<ChildProcess>> spawn(const std::filesystem::path& exe,
-                                                       const std::vector<std::string>& args);
+                                                       const std::vector<std::string>& args,
+                                                       const std::vector<std::string>& env = {});
     ~ChildProcess();
     ChildProcess(const ChildProcess&) = delete;
     ChildProcess& operator=(const ChildProcess&) = delete;

@@ -11,7 +11,9 @@
 //
 // Before it touches a trace the worker makes no core files, limits its address space
 // (kWorkerMemoryLimit), ignores SIGPIPE (a parent that went away ends it at its next write) and
-// exits when its parent is gone (a hung libbabeltrace2 would never write again).
+// exits when its parent is gone (a hung libbabeltrace2 would never write again). It makes the
+// repaired views of damaged traces (stream_repair.hpp) below the scratch directory its parent
+// names in APCGATE_CTF_SCRATCH_DIR (scratch_dir.hpp).
 #pragma once
 
 #include <chrono>

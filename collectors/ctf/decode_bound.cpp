@@ -31,8 +31,7 @@ Error DecodeBound::error(std::uint64_t events) const {
     Error e = Error::at(
         "libbabeltrace2 decoded " + std::to_string(events) + " events from " +
         std::to_string(bytes_) + " bytes of data streams, more than the bound of " +
-        std::to_string(kEventsPerStreamByte) + " events per byte (" +
-        std::to_string(max_events()) +
+        std::to_string(kEventsPerStreamByte) + " events per byte (" + std::to_string(max_events()) +
         " events: one per bit); a malformed trace decodes empty events forever, so reading "
         "stopped there");
     e.record = "CTF data stream";

@@ -2,11 +2,13 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <iterator>
 #include <mutex>
 #include <optional>
 
 #include "collectors/ctf/bt_error.hpp"
 #include "collectors/ctf/metadata_packets.hpp"
+#include "collectors/ctf/stream_repair.hpp"
 #include "collectors/ctf/trace_query.hpp"
 
 namespace apcgate::collectors::ctf {
@@ -56,6 +58,19 @@ Status add_trace_source(bt_graph* graph, const bt_plugin* ctf, const std::vector
     return {};
 }
 
+// Whether source.ctf.fs accepts the trace directory `dir` (a trial of stream_repair.hpp).
+bool source_opens(const bt_plugin* ctf, const fs::path& dir) {
+    // libbabeltrace2 2.0 loops forever on some bad metadata packets (metadata_packets.hpp).
+    if (!check_metadata_file(dir / "metadata")) return false;
+    GraphRef graph(bt_graph_create(0));
+    if (!graph) return false;
+    const bt_component_source* src = nullptr;
+    const bool ok =
+        add_trace_source(graph.get(), ctf, {dir}, "trial", BT_LOGGING_LEVEL_NONE, &src).ok();
+    bt_current_thread_clear_error();
+    return ok;
+}
+
 // Adds libbabeltrace2's error log lines to `error`: a metadata parse error is only logged (its
 // error cause just says "Cannot create trace"), and the log says which line is wrong.
 Error with_log(Error error, const std::string& log) {
@@ -90,24 +105,48 @@ Result<std::unique_ptr<TraceGraph>> TraceGraph::open(const std::vector<fs::path>
         remaining = group_traces(g->ctf_.get(), traces);
     }
     const std::size_t trace_count = remaining.size();
+    // Per trace of `remaining`: whether a repair was tried, and when it was made, the trace's
+    // own error (reported should the view fail too) and what the repair lost.
+    std::vector<bool> repair_tried(remaining.size(), false);
+    std::vector<std::optional<Error>> unrepaired(remaining.size());
+    std::vector<std::vector<Error>> losses(remaining.size());
     std::optional<Error> last;
     while (!remaining.empty()) {
         std::size_t failed_index = remaining.size();
         std::string log;
         Status st = g->build(remaining, failed_index, log);
-        if (st) return g;
+        if (st) {
+            for (auto& lost : losses)
+                g->losses_.insert(g->losses_.end(), std::make_move_iterator(lost.begin()),
+                                  std::make_move_iterator(lost.end()));
+            return g;
+        }
         if (failed_index >= remaining.size()) return std::move(st).take_error();
+        const std::size_t i = failed_index;
         Error e = with_log(std::move(st).take_error(), log);
         if (e.record.empty()) e.record = "CTF trace";  // its metadata or its packet index
-        if (e.input.empty()) std::move(e).in_input(remaining[failed_index].front().string());
-        if (const auto& dirs = remaining[failed_index]; dirs.size() > 1) {
+        if (e.input.empty()) std::move(e).in_input(remaining[i].front().string());
+        if (const auto& dirs = remaining[i]; dirs.size() > 1) {
             e.message += " (one trace in " + std::to_string(dirs.size()) + " directories:";
             for (const auto& d : dirs) e.message += " " + d.string();
             e.message += ")";
         }
+        if (!repair_tried[i]) {
+            repair_tried[i] = true;
+            if (auto view = g->repair(remaining[i], losses[i])) {
+                remaining[i] = std::move(*view);
+                unrepaired[i] = std::move(e);
+                continue;
+            }
+        }
+        if (unrepaired[i]) e = std::move(*unrepaired[i]);
         last = e;
         rejected.push_back(std::move(e));
-        remaining.erase(remaining.begin() + static_cast<std::ptrdiff_t>(failed_index));
+        const auto at = static_cast<std::ptrdiff_t>(i);
+        remaining.erase(remaining.begin() + at);
+        repair_tried.erase(repair_tried.begin() + at);
+        unrepaired.erase(unrepaired.begin() + at);
+        losses.erase(losses.begin() + at);
     }
     Error e = last ? *last : Error::at("no CTF trace to read");
     if (trace_count > 1)
@@ -117,6 +156,41 @@ Result<std::unique_ptr<TraceGraph>> TraceGraph::open(const std::vector<fs::path>
 }
 
 TraceGraph::~TraceGraph() = default;
+
+fs::path TraceGraph::read_dir(const fs::path& trace) const {
+    for (const auto& [view, original] : views_)
+        if (original == trace) return view;
+    return trace;
+}
+
+std::optional<std::vector<fs::path>> TraceGraph::repair(const std::vector<fs::path>& dirs,
+                                                        std::vector<Error>& losses) {
+    if (scratch_.empty()) {
+        auto made = ScratchDir::make(ScratchDir::default_parent(), "apcgate-ctf-view");
+        if (!made) return std::nullopt;
+        scratch_ = std::move(*made);
+    }
+    // What the metadata parser logs in the trials is not for the terminal.
+    StderrCapture capture;
+    const TraceOpens opens = [this](const fs::path& dir) { return source_opens(ctf_.get(), dir); };
+    std::vector<fs::path> read;
+    bool repaired = false;
+    for (const auto& dir : dirs) {
+        const fs::path view = scratch_.path() / ("trace-" + std::to_string(++views_made_));
+        auto r = repair_trace(dir, view, opens);
+        if (!r) {
+            read.push_back(dir);
+            continue;
+        }
+        views_.emplace_back(r->dir, dir);
+        read.push_back(r->dir);
+        losses.insert(losses.end(), std::make_move_iterator(r->losses.begin()),
+                      std::make_move_iterator(r->losses.end()));
+        repaired = true;
+    }
+    if (!repaired) return std::nullopt;
+    return read;
+}
 
 Status TraceGraph::build(const std::vector<std::vector<fs::path>>& traces,
                          std::size_t& failed_index, std::string& log) {
@@ -180,7 +254,13 @@ Status TraceGraph::build(const std::vector<std::vector<fs::path>>& traces,
                                bt_component_sink_borrow_input_port_by_index_const(sink, 0),
                                nullptr) != BT_GRAPH_CONNECT_PORTS_STATUS_OK)
         return take_bt_error("cannot connect the muxer to the sink");
-    for (const auto& dirs : traces) traces_.insert(traces_.end(), dirs.begin(), dirs.end());
+    for (const auto& dirs : traces) {
+        for (const auto& dir : dirs) {
+            const auto view = std::find_if(views_.begin(), views_.end(),
+                                           [&](const auto& v) { return v.first == dir; });
+            traces_.push_back(view != views_.end() ? view->second : dir);
+        }
+    }
     trace_count_ = traces.size();
     return {};
 }

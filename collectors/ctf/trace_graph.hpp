@@ -30,10 +30,13 @@
 #include <cstdint>
 #include <filesystem>
 #include <memory>
+#include <optional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "collectors/ctf/bt_ref.hpp"
+#include "collectors/ctf/scratch_dir.hpp"
 #include "protocol/wire/result.hpp"
 
 namespace apcgate::collectors::ctf {
@@ -50,8 +53,10 @@ class TraceGraph {
     enum class Step { Messages, End, Failed };
 
     // Builds the graph over the trace directories `traces`. A trace libbabeltrace2 cannot open
-    // (all its directories) is left out and its error added to `rejected`; an error when none
-    // can be opened.
+    // because of damaged stream files is read from a repaired view of it (stream_repair.hpp;
+    // losses() says what of it is not read). A trace it cannot open otherwise (all its
+    // directories) is left out and its error added to `rejected`; an error when none can be
+    // opened.
     static Result<std::unique_ptr<TraceGraph>> open(
         const std::vector<std::filesystem::path>& traces, MessageHandler& handler,
         std::vector<Error>& rejected);
@@ -65,9 +70,15 @@ class TraceGraph {
     void set_handler(MessageHandler& handler) { handler_ = &handler; }
     // What went wrong when step() said Failed; the graph is unusable afterwards.
     [[nodiscard]] const Error& failure() const { return failure_; }
-    // The directories of the traces that were opened, how many traces they hold, and the most
-    // data streams any one trace has.
+    // The directories of the traces that were opened (as given, not their repaired views), how
+    // many traces they hold, and the most data streams any one trace has.
     [[nodiscard]] const std::vector<std::filesystem::path>& traces() const { return traces_; }
+    // The directory libbabeltrace2 reads for the trace directory `trace`: its repaired view, or
+    // itself.
+    [[nodiscard]] std::filesystem::path read_dir(const std::filesystem::path& trace) const;
+    // One problem per damaged stream file of the repaired traces: the file, where it was cut
+    // back to and what was not read.
+    [[nodiscard]] const std::vector<Error>& losses() const { return losses_; }
     [[nodiscard]] std::size_t trace_count() const { return trace_count_; }
     [[nodiscard]] std::uint64_t max_streams_per_trace() const { return max_streams_; }
     [[nodiscard]] const bt_plugin* ctf_plugin() const { return ctf_.get(); }
@@ -80,8 +91,18 @@ class TraceGraph {
                  std::size_t& failed_index, std::string& log);
     static bt_graph_simple_sink_component_consume_func_status consume(bt_message_iterator* it,
                                                                       void* self);
+    // A view of each directory of `dirs` with its damaged stream files cut back to their whole
+    // packets, their losses in `losses`; nullopt when none is damaged (or cannot be repaired).
+    std::optional<std::vector<std::filesystem::path>> repair(
+        const std::vector<std::filesystem::path>& dirs, std::vector<Error>& losses);
 
     MessageHandler* handler_;
+    // The repaired views and, per view, the directory it stands for. Declared before the graph,
+    // so the files outlive the source that reads them.
+    ScratchDir scratch_;
+    std::vector<std::pair<std::filesystem::path, std::filesystem::path>> views_;
+    std::size_t views_made_ = 0;
+    std::vector<Error> losses_;
     PluginRef ctf_;
     PluginRef utils_;
     GraphRef graph_;

@@ -232,13 +232,16 @@ Result<ProbeResult> probe_traces(const std::vector<std::filesystem::path>& trace
     auto graph = TraceGraph::open(traces, handler, r.rejected);
     if (!graph) return std::move(graph).take_error();
     r.traces = (*graph)->traces();
+    // What the repair of damaged stream files did not read: reported once, with the traces that
+    // could not be opened (the decoding worker repairs them again, the same way).
+    for (const auto& lost : (*graph)->losses()) r.rejected.push_back(lost);
     // A failure here is met again, and reported, when the capture reads the trace.
     while (!handler.done((*graph)->trace_count()) &&
            (*graph)->step() == TraceGraph::Step::Messages) {
     }
     bt_current_thread_clear_error();
     for (const auto& t : r.traces) {
-        const auto range = query_time_range((*graph)->ctf_plugin(), t);
+        const auto range = query_time_range((*graph)->ctf_plugin(), (*graph)->read_dir(t));
         if (!range) continue;
         if (!r.range) r.range = range;
         r.range->begin = std::min(r.range->begin, range->begin);

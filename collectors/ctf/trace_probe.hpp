@@ -79,7 +79,9 @@ class HeldMessages {
 
 struct ProbeResult {
     std::vector<std::filesystem::path> traces;  // the ones libbabeltrace2 could open
-    std::vector<Error> rejected;                // the others, with what libbabeltrace2 said
+    // The others, with what libbabeltrace2 said, and what of damaged stream files was not read
+    // (TraceGraph::losses()).
+    std::vector<Error> rejected;
     CounterNeeds needs;
     std::string hostname;  // the first trace's `hostname` environment entry
     int cores = 1;

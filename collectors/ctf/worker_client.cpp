@@ -25,12 +25,18 @@ Result<std::unique_ptr<WorkerClient>> WorkerClient::start(const std::filesystem:
                                                           const std::vector<std::string>& args) {
     std::vector<std::string> all{std::string(kWorkerCommand)};
     all.insert(all.end(), args.begin(), args.end());
-    auto child = ChildProcess::spawn(exe, all);
+    // Without a directory of its own (no writable temporary directory) the worker still reads
+    // every trace that needs no repair.
+    auto scratch = ScratchDir::make(ScratchDir::default_parent(), "apcgate-ctf-worker");
+    std::vector<std::string> env;
+    if (scratch) env.push_back(std::string(kScratchEnv) + "=" + scratch->path().string());
+    auto child = ChildProcess::spawn(exe, all, env);
     if (!child) {
         Error e = std::move(child).take_error();
         return std::move(e).while_("starting the CTF worker " + exe.string());
     }
-    return std::unique_ptr<WorkerClient>(new WorkerClient(std::move(*child)));
+    return std::unique_ptr<WorkerClient>(
+        new WorkerClient(scratch ? std::move(*scratch) : ScratchDir(), std::move(*child)));
 }
 
 Result<FrameKind> WorkerClient::next(FrameBytes& body, const std::function<std::string()>& doing) {

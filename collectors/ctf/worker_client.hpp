@@ -1,7 +1,8 @@
 // The parent's end of a CTF worker (ctf_worker.hpp): starts it and reads its frames, turning
 // every way it can go wrong into one clear error: libbabeltrace2 crashed (the signal), ran out of
 // its memory limit, made no progress (the watchdog killed it), exited early, or wrote a frame
-// that does not decode. The worker is killed and reaped before the error is returned.
+// that does not decode. The worker is killed and reaped before the error is returned. Each
+// worker gets a private scratch directory (scratch_dir.hpp), removed after it is reaped.
 #pragma once
 
 #include <cstdint>
@@ -12,6 +13,7 @@
 #include <vector>
 
 #include "collectors/ctf/child_process.hpp"
+#include "collectors/ctf/scratch_dir.hpp"
 #include "collectors/ctf/worker_frames.hpp"
 #include "protocol/wire/result.hpp"
 
@@ -36,10 +38,13 @@ class WorkerClient {
     void kill() { child_->kill(); }
 
   private:
-    explicit WorkerClient(std::unique_ptr<ChildProcess> child) : child_(std::move(child)) {}
+    WorkerClient(ScratchDir scratch, std::unique_ptr<ChildProcess> child)
+        : scratch_(std::move(scratch)), child_(std::move(child)) {}
     Error failure(const std::string& what, const std::string& doing);
     Error ended(const std::string& doing);
 
+    // Declared first: removed after the child (reaped by its destructor) is gone.
+    ScratchDir scratch_;
     std::unique_ptr<ChildProcess> child_;
 };
 

@@ -2,6 +2,7 @@
 // state of sched_switch, and babeltrace's error log lines.
 #include <gtest/gtest.h>
 
+#include <array>
 #include <fstream>
 
 #include "collectors/ctf/bt_error.hpp"
@@ -10,6 +11,7 @@
 #include "collectors/ctf/field_text.hpp"
 #include "collectors/ctf/kernel_mapper.hpp"
 #include "collectors/ctf/metadata_packets.hpp"
+#include "collectors/ctf/stream_repair.hpp"
 #include "collectors/ctf/trace_discovery.hpp"
 #include "ctf_run.hpp"
 
@@ -147,6 +149,87 @@ TEST(CtfMetadataPackets, ATraceWithABadPacketIsRejectedNotHung) {
 void write_bytes(const fs::path& p, const std::vector<std::uint8_t>& b, bool append = false) {
     std::ofstream(p, std::ios::binary | (append ? std::ios::app : std::ios::trunc))
         .write(reinterpret_cast<const char*>(b.data()), static_cast<std::streamsize>(b.size()));
+}
+
+TEST(CtfStreamRepair, PacketStartsAreTheMagicInEitherByteOrderAndACutOneAtTheEnd) {
+    const fs::path dir = scratch_dir("packet-starts");
+    std::vector<std::uint8_t> b{0xC1, 0xFC, 0x1F, 0xC1, 1, 2, 3};  // big-endian, at 0: no cut
+    b.insert(b.end(), {0xC1, 0x1F, 0xFC, 0xC1, 9});                // little-endian, at 7
+    b.insert(b.end(), {0xC1, 0xFC, 0x1F, 0x00});                   // not a magic
+    b.insert(b.end(), {0xC1, 0xFC});                               // cut in its magic, at 16
+    write_bytes(dir / "stream", b);
+    EXPECT_EQ(ctf::packet_start_candidates(dir / "stream"), (std::vector<std::uint64_t>{7, 16}));
+    // A magic across the scan's 1 MiB blocks is found too.
+    std::vector<std::uint8_t> big((std::size_t{1} << 20) - 2, 0);
+    big.insert(big.end(), {0xC1, 0xFC, 0x1F, 0xC1, 0});
+    write_bytes(dir / "big", big);
+    EXPECT_EQ(ctf::packet_start_candidates(dir / "big"),
+              (std::vector<std::uint64_t>{(std::uint64_t{1} << 20) - 2}));
+    fs::remove_all(dir);
+}
+
+// A stream of `packets` packets of 100 bytes, each starting with the packet magic, cut at `size`.
+void write_packets(const fs::path& p, std::size_t packets, std::size_t size) {
+    static constexpr std::array<std::uint8_t, 4> kMagic{0xC1, 0xFC, 0x1F, 0xC1};
+    std::vector<std::uint8_t> b(packets * 100, 7);
+    for (std::size_t i = 0; i < packets; ++i)
+        std::copy(kMagic.begin(), kMagic.end(), b.begin() + static_cast<std::ptrdiff_t>(i * 100));
+    b.resize(size);
+    write_bytes(p, b);
+}
+
+TEST(CtfStreamRepair, DamagedStreamsAreCutBackToTheirLastAcceptedPacket) {
+    const fs::path dir = scratch_dir("repair");
+    const fs::path trace = dir / "trace";
+    fs::create_directories(trace / "index");
+    write_bytes(trace / "metadata", bytes("/* CTF 1.8 */"));
+    write_packets(trace / "cut", 10, 950);       // its 10th packet is cut 50 bytes in
+    write_packets(trace / "damaged", 20, 2000);  // its 4th packet is damaged
+    write_packets(trace / "whole", 3, 300);
+    write_bytes(trace / "index" / "whole.idx", bytes("index"));
+    // libbabeltrace2 as the repair sees it: a trial accepts whole packets, and "damaged" only
+    // up to its 4th.
+    std::size_t trials = 0;
+    const ctf::TraceOpens opens = [&](const fs::path& d) {
+        ++trials;
+        for (const auto& e : fs::directory_iterator(d)) {
+            if (!e.is_regular_file() || e.path().filename() == "metadata") continue;
+            const auto size = e.file_size();
+            if (size % 100 != 0 || (e.path().filename() == "damaged" && size > 300)) return false;
+        }
+        return true;
+    };
+    auto view = ctf::repair_trace(trace, dir / "view", opens);
+    ASSERT_TRUE(view);
+    EXPECT_EQ(view->dir, dir / "view");
+    EXPECT_EQ(fs::file_size(view->dir / "cut"), 900U);
+    EXPECT_EQ(fs::file_size(view->dir / "damaged"), 300U);
+    EXPECT_TRUE(fs::is_symlink(view->dir / "whole"));
+    EXPECT_TRUE(fs::is_symlink(view->dir / "index" / "whole.idx"));
+    EXPECT_TRUE(fs::is_symlink(view->dir / "metadata"));
+    EXPECT_FALSE(fs::exists(dir / "view.trial"));
+    ASSERT_EQ(view->losses.size(), 2U);
+    EXPECT_EQ(view->losses[0].input, (trace / "cut").string());
+    EXPECT_EQ(view->losses[0].offset, std::optional<std::uint64_t>(900));
+    EXPECT_NE(view->losses[0].message.find("the 50 bytes from there to the file's end at byte 950"),
+              std::string::npos)
+        << view->losses[0].message;
+    EXPECT_EQ(view->losses[1].input, (trace / "damaged").string());
+    EXPECT_EQ(view->losses[1].offset, std::optional<std::uint64_t>(300));
+    // The input is untouched.
+    EXPECT_EQ(fs::file_size(trace / "cut"), 950U);
+    EXPECT_LT(trials, 30U);  // the search halves what the tries from the end did not find
+
+    // Nothing to repair: the trace's problem lies elsewhere.
+    const fs::path good = dir / "good";
+    fs::create_directories(good);
+    write_bytes(good / "metadata", bytes("/* CTF 1.8 */"));
+    write_packets(good / "whole", 3, 300);
+    EXPECT_FALSE(ctf::repair_trace(good, dir / "view2", opens));
+    EXPECT_FALSE(fs::exists(dir / "view2"));
+    // Metadata that does not open: no repair either.
+    EXPECT_FALSE(ctf::repair_trace(trace, dir / "view3", [](const fs::path&) { return false; }));
+    fs::remove_all(dir);
 }
 
 TEST(CtfDecodeBound, EightEventsPerStreamByteMeasuredAgainWhenPassed) {

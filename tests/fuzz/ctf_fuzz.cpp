@@ -5,11 +5,17 @@
 // in-process here: the probe, then the decoding and mapping. Every frame they write goes through
 // the parent's frame decoder, which must accept it (the codec's round trip is the oracle).
 // Every outcome but a crash, a hang or unbounded memory is fine: rejected metadata, a decoding
-// error, or events. libbabeltrace2 2.0.4's own hangs, aborts and crashes (tests/ctf/
-// libbabeltrace2_bugs/) still show here, in-process; apcgate confines them to the worker
-// process. To fuzz past them, run in libFuzzer's fork mode and triage what it keeps (a stack
-// with no apcgate frame is libbabeltrace2's):
+// error, a stream cut back to its whole packets (stream_repair.hpp), or events. An input that
+// decodes into empty events forever (tests/data/hostile/ctf_infinite_events, a seed of this
+// target in .ci/test) is stopped by the worker's own decode bound (decode_bound.hpp), as in
+// apcgate. libbabeltrace2 2.0.4's own hangs, aborts and crashes (tests/ctf/libbabeltrace2_bugs/)
+// and its unbounded allocations still show here, in-process; apcgate confines them to the
+// worker process. So CI runs this target in libFuzzer's fork mode, going on past timeouts and
+// out-of-memory inputs (.ci/test); to fuzz past the crashes too, and triage what it keeps (a
+// stack with no apcgate frame is libbabeltrace2's):
 //   ctf_fuzz -fork=1 -ignore_crashes=1 -ignore_ooms=1 -ignore_timeouts=1 -timeout=10 CORPUS
+// The repairs' scratch directories (scratch_dir.hpp) go below this process's directory, so a
+// run killed by libFuzzer leaves none behind once the next run has cleaned up.
 #include <signal.h>
 #include <unistd.h>
 
@@ -23,6 +29,7 @@
 
 #include "collectors/ctf/ctf_counters.hpp"
 #include "collectors/ctf/ctf_worker.hpp"
+#include "collectors/ctf/scratch_dir.hpp"
 #include "collectors/ctf/trace_discovery.hpp"
 #include "collectors/ctf/trace_graph.hpp"
 #include "collectors/ctf/worker_frames.hpp"
@@ -50,13 +57,17 @@ class TraceDir {
     TraceDir()
         : path_(fs::temp_directory_path() / (std::string(kPrefix) + std::to_string(::getpid()))) {
         remove_stale();
-        fs::create_directories(path_);
+        fs::create_directories(trace());
+        fs::create_directories(scratch());
+        ::setenv(std::string(ctf::kScratchEnv).c_str(), scratch().c_str(), 1);
         std::atexit(remove_at_exit);
     }
     ~TraceDir() { remove(); }
     TraceDir(const TraceDir&) = delete;
     TraceDir& operator=(const TraceDir&) = delete;
-    [[nodiscard]] const fs::path& path() const { return path_; }
+    // The trace written for each input, and the parent of the repairs' scratch directories.
+    [[nodiscard]] fs::path trace() const { return path_ / "trace"; }
+    [[nodiscard]] fs::path scratch() const { return path_ / "scratch"; }
 
   private:
     static constexpr std::string_view kPrefix = "apcgate-ctf-fuzz-";
@@ -111,7 +122,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
     using namespace apcgate;
     if (size < 2) return 0;
     const std::size_t meta_len = std::min<std::size_t>(size - 2, data[0] | (data[1] << 8));
-    const fs::path& dir = trace_dir().path();
+    const fs::path dir = trace_dir().trace();
     write_file(dir / "metadata", data + 2, meta_len);
     write_file(dir / "stream", data + 2 + meta_len, size - 2 - meta_len);
 

@@ -132,13 +132,17 @@ fs::path ust_app() {
     return CTF_UST_APP;
 }
 
+// Why the LTTng-UST traces cannot be made and compared with babeltrace2 here (empty: they can).
+std::string why_no_ust_comparison() {
+    if (ust_app().empty()) return "ctf_ust_app was not built (liblttng-ust-dev is not installed)";
+    if (auto why = lttng_unavailable(); !why.empty()) return why;
+    if (!babeltrace_available()) return "babeltrace2 (Debian package babeltrace2) is not installed";
+    return {};
+}
+
 TEST(CtfLttng, UstTraceConvertsWithBabeltracesCountsPerEventName) {
     REQUIRE_BINARY();
-    if (ust_app().empty())
-        GTEST_SKIP() << "ctf_ust_app was not built (liblttng-ust-dev is not installed)";
-    if (const auto why = lttng_unavailable(); !why.empty()) GTEST_SKIP() << why;
-    if (!babeltrace_available())
-        GTEST_SKIP() << "babeltrace2 (Debian package babeltrace2) is not installed";
+    if (const auto why = why_no_ust_comparison(); !why.empty()) GTEST_SKIP() << why;
     const fs::path dir = scratch_dir("ust");
     auto trace = make_ust_trace(
         dir / "session", {ust_app().string(), "3000"},
@@ -191,11 +195,7 @@ TEST(CtfLttng, UstTraceConvertsWithBabeltracesCountsPerEventName) {
 // the same trace UUIDs: babeltrace2 reads the directories of one trace as one, each event once.
 TEST(CtfLttng, SnapshotsOfOneSessionAreOneTraceAsForBabeltrace) {
     REQUIRE_BINARY();
-    if (ust_app().empty())
-        GTEST_SKIP() << "ctf_ust_app was not built (liblttng-ust-dev is not installed)";
-    if (const auto why = lttng_unavailable(); !why.empty()) GTEST_SKIP() << why;
-    if (!babeltrace_available())
-        GTEST_SKIP() << "babeltrace2 (Debian package babeltrace2) is not installed";
+    if (const auto why = why_no_ust_comparison(); !why.empty()) GTEST_SKIP() << why;
     const fs::path dir = scratch_dir("snapshots");
     auto snapshots = make_ust_snapshots(dir / "session",
                                         {{ust_app().string(), "300"}, {ust_app().string(), "200"}});

@@ -16,6 +16,7 @@
 #include "daemon/apc_directory.hpp"
 #include "daemon/cli.hpp"
 #include "daemon/exit_codes.hpp"
+#include "daemon/interrupt_flag.hpp"
 #include "daemon/log_text.hpp"
 #include "daemon/record_perf.hpp"
 #include "protocol/perf_framing/codes.hpp"
@@ -159,6 +160,9 @@ bool process_alive(const std::filesystem::path& proc_root, std::int32_t pid) {
 }  // namespace
 
 int run_record(const RecordOptions& o) {
+    // From here until the event loop's own handlers take over, a SIGINT or SIGTERM is kept and
+    // ends the capture once it has begun.
+    const InterruptFlag stop_during_set_up;
     auto settings = settings_for(o);
     if (!settings) {
         spdlog::error("{}", settings.error().to_string());
@@ -238,7 +242,7 @@ int run_record(const RecordOptions& o) {
         };
         return record_perf_framing(o, collectors, *settings, counters, sink,
                                    {[&] { return o.command.empty() || child.release(); },
-                                    followed_gone});
+                                    followed_gone, [&] { return stop_during_set_up.signal(); }});
     }
 
     asio::io_context io(1);
@@ -251,7 +255,7 @@ int run_record(const RecordOptions& o) {
         if (sig == SIGCHLD) {
             if (child.pid() > 0 && child.reap() && capture) capture->stop("command exited");
         } else if (capture) {
-            capture->stop(sig == SIGINT ? "interrupted (SIGINT)" : "terminated (SIGTERM)");
+            capture->stop(stop_reason(sig));
         }
         if (capture && capture->running()) signals.async_wait(on_signal);
     };
@@ -277,7 +281,9 @@ int run_record(const RecordOptions& o) {
         return kExitFailure;
     }
     capture = std::move(started).value();
-    if (!o.command.empty()) {
+    if (const int sig = stop_during_set_up.signal(); sig != 0) {
+        capture->stop(stop_reason(sig));  // a gated command is never let run
+    } else if (!o.command.empty()) {
         // The events are open: let the command run. SIGCHLD is handled from here on.
         if (!child.release() || child.reap()) capture->stop("command failed to start");
     } else if (!o.pids.empty()) {

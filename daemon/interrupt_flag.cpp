@@ -1,5 +1,7 @@
 #include "daemon/interrupt_flag.hpp"
 
+#include <pthread.h>
+
 #include <csignal>
 
 namespace apcgate::daemon {
@@ -24,6 +26,11 @@ InterruptFlag::InterruptFlag() {
     sa.sa_flags = SA_RESETHAND | SA_RESTART;  // the second signal: the default action
     ::sigaction(SIGINT, &sa, &g_previous_int);
     ::sigaction(SIGTERM, &sa, &g_previous_term);
+    sigset_t stop_signals;
+    sigemptyset(&stop_signals);
+    sigaddset(&stop_signals, SIGINT);
+    sigaddset(&stop_signals, SIGTERM);
+    ::pthread_sigmask(SIG_UNBLOCK, &stop_signals, nullptr);
 }
 
 InterruptFlag::~InterruptFlag() {
@@ -33,6 +40,10 @@ InterruptFlag::~InterruptFlag() {
 
 int InterruptFlag::signal() const {
     return g_signal;
+}
+
+std::string stop_reason(int sig) {
+    return sig == SIGINT ? "interrupted (SIGINT)" : "terminated (SIGTERM)";
 }
 
 }  // namespace apcgate::daemon

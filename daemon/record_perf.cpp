@@ -8,6 +8,7 @@
 #include <csignal>
 
 #include "daemon/exit_codes.hpp"
+#include "daemon/interrupt_flag.hpp"
 #include "daemon/perf_live_capture.hpp"
 
 namespace apcgate::daemon {
@@ -36,7 +37,7 @@ int record_perf_framing(const RecordOptions& o, CollectorSet& collectors,
         if (sig == SIGCHLD) {
             if (command.exited()) return capture->stop("command exited");
         } else {
-            return capture->stop(sig == SIGINT ? "interrupted (SIGINT)" : "terminated (SIGTERM)");
+            return capture->stop(stop_reason(sig));
         }
         signals.async_wait(on_signal);
     };
@@ -48,8 +49,14 @@ int record_perf_framing(const RecordOptions& o, CollectorSet& collectors,
         followed.expires_after(std::chrono::milliseconds(100));
         followed.async_wait(watch);
     };
-    if (!o.pids.empty()) watch({});
-    if (!command.release()) capture->stop("command failed to start");
+    // Read once the capture has begun: from the signal set's construction on, asio has the
+    // signals, and before it the set-up's flag did.
+    if (const int sig = command.signal_during_set_up(); sig != 0) {
+        capture->stop(stop_reason(sig));
+    } else {
+        if (!o.pids.empty()) watch({});
+        if (!command.release()) capture->stop("command failed to start");
+    }
     spdlog::info("recording into {} (Perf framing){}", o.output.string(),
                  settings.duration_s > 0 ? " for " + std::to_string(settings.duration_s) + " s"
                                          : " (Ctrl-C stops)");

@@ -16,6 +16,9 @@ struct RecordCommandHooks {
     std::function<bool()> release;  // lets a gated command run; false when it could not
     // True once the command, or every --pid process, has exited (false when there are none).
     std::function<bool()> exited;
+    // SIGINT or SIGTERM when one arrived while the capture was being set up (0 when none did):
+    // the capture then stops as soon as it has begun, and the command is never let run.
+    std::function<int()> signal_during_set_up;
 };
 
 int record_perf_framing(const RecordOptions& o, CollectorSet& collectors,

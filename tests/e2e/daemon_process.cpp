@@ -117,6 +117,27 @@ std::optional<int> DaemonProcess::wait_for_port(std::chrono::milliseconds timeou
     return std::nullopt;
 }
 
+bool DaemonProcess::wait_for_log(const std::string& needle, std::chrono::milliseconds timeout) {
+    const auto deadline = std::chrono::steady_clock::now() + timeout;
+    while (std::chrono::steady_clock::now() < deadline) {
+        if (log().find(needle) != std::string::npos) return true;
+        if (!running()) return log().find(needle) != std::string::npos;
+        std::this_thread::sleep_for(std::chrono::milliseconds(10));
+    }
+    return false;
+}
+
+SignalBlocked::SignalBlocked(int sig) {
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, sig);
+    ::pthread_sigmask(SIG_BLOCK, &set, &previous_);
+}
+
+SignalBlocked::~SignalBlocked() {
+    ::pthread_sigmask(SIG_SETMASK, &previous_, nullptr);
+}
+
 void DaemonProcess::signal(int sig) const {
     if (pid_ > 0) ::kill(pid_, sig);
 }

@@ -4,6 +4,8 @@
 
 #include <sys/types.h>
 
+#include <csignal>
+
 #include <chrono>
 #include <filesystem>
 #include <functional>
@@ -29,6 +31,9 @@ public:
 
     // Waits for "listening on [...]:PORT" in the log and returns PORT.
     std::optional<int> wait_for_port(std::chrono::milliseconds timeout = std::chrono::seconds(10));
+    // Waits until `needle` is in the log; false if the daemon exits or the time runs out first.
+    bool wait_for_log(const std::string& needle,
+                      std::chrono::milliseconds timeout = std::chrono::seconds(20));
     void signal(int sig) const;
     // Waits for exit; returns the exit status (or 128+signal), nullopt on timeout.
     std::optional<int> wait(std::chrono::milliseconds timeout = std::chrono::seconds(10));
@@ -42,6 +47,21 @@ private:
     pid_t pid_ = -1;
     std::optional<int> status_;
     std::filesystem::path log_;
+};
+
+// Blocks a signal in the calling thread while it lives. A DaemonProcess started meanwhile
+// inherits the mask, so a signal sent to it at once stays pending until the daemon unblocks it:
+// the way to deliver a signal at a known point of its start (its first unblocking) without
+// racing it.
+class SignalBlocked {
+public:
+    explicit SignalBlocked(int sig);
+    ~SignalBlocked();
+    SignalBlocked(const SignalBlocked&) = delete;
+    SignalBlocked& operator=(const SignalBlocked&) = delete;
+
+private:
+    sigset_t previous_{};
 };
 
 // The binary under test (APCGATE_BINARY from CMake).

@@ -8,6 +8,7 @@
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+#include <optional>
 #include <regex>
 #include <thread>
 
@@ -58,13 +59,37 @@ TEST(Record, DurationThenInspect) {
 TEST(Record, SigintStopsCleanly) {
     const fs::path out = temp_dir("rec") / "int.apc";
     DaemonProcess p({"record", "-o", out.string()});
-    std::this_thread::sleep_for(std::chrono::milliseconds(700));
+    ASSERT_TRUE(p.wait_for_log("recording into")) << p.log();
+    std::this_thread::sleep_for(std::chrono::milliseconds(300));
     p.signal(SIGINT);
     ASSERT_EQ(p.wait(), std::optional<int>(0)) << p.log();
     const auto j = inspect_json(out);
     EXPECT_TRUE(j["valid"].get<bool>());
     EXPECT_EQ(j["end"], "clean");
     EXPECT_GT(counter_values(j), 0U);
+}
+
+// A Ctrl-C typed while the capture is still being set up (on a loaded machine that can take a
+// second) used to kill the process with the output half made; it now ends the capture as soon as
+// it has begun, and a command that was to be recorded never runs. The signal is sent while
+// blocked, so it arrives at the daemon's first unblocking, the earliest point of its set-up.
+TEST(Record, SigintDuringSetUpEndsTheCaptureAtItsStartAndTheCommandNeverRuns) {
+    const fs::path dir = temp_dir("rec");
+    const fs::path out = dir / "early.apc";
+    const fs::path ran = dir / "ran";
+    std::optional<DaemonProcess> p;
+    {
+        const e2e::SignalBlocked blocked(SIGINT);
+        p.emplace(std::vector<std::string>{"record", "-o", out.string(), "--", "/usr/bin/touch",
+                                           ran.string()});
+        p->signal(SIGINT);
+    }
+    ASSERT_EQ(p->wait(std::chrono::seconds(30)), std::optional<int>(0)) << p->log();
+    EXPECT_NE(p->log().find("interrupted (SIGINT)"), std::string::npos) << p->log();
+    EXPECT_FALSE(fs::exists(ran));
+    const auto j = inspect_json(out);
+    EXPECT_TRUE(j["valid"].get<bool>()) << j.dump();
+    EXPECT_EQ(j["end"], "clean");
 }
 
 TEST(Record, SigkillLeavesACaptureReadableUpToTheLastFlush) {

@@ -10,6 +10,7 @@
 #include <csignal>
 #include <cstdlib>
 #include <fstream>
+#include <optional>
 #include <set>
 #include <sstream>
 #include <thread>
@@ -267,6 +268,29 @@ TEST(RecordPerfFraming, ACaptureKilledWithSigkillIsValidUpToItsLastFlush) {
     EXPECT_NE(s->end, apc::StreamEnd::Corrupt);
     ASSERT_TRUE(s->tally.summary);
     EXPECT_GT(s->tally.attrs_messages.count("PEA") ? s->tally.attrs_messages.at("PEA") : 0u, 0u);
+}
+
+// A SIGINT that arrives while the capture is set up ends it once begun, in this framing too:
+// the command is never let run and the capture is whole (sent while blocked, so it arrives at
+// the daemon's first unblocking).
+TEST(RecordPerfFraming, SigintDuringSetUpEndsTheCaptureAtItsStartAndTheCommandNeverRuns) {
+    if (!root()) GTEST_SKIP() << "the Perf framing records the whole system: needs root";
+    const fs::path dir = temp_dir("perf-framing-early");
+    std::optional<e2e::DaemonProcess> rec;
+    {
+        const e2e::SignalBlocked blocked(SIGINT);
+        rec.emplace(std::vector<std::string>{"record", "--framing", "perf", "-o",
+                                             (dir / "e.apc").string(), "--", "/usr/bin/touch",
+                                             (dir / "ran").string()});
+        rec->signal(SIGINT);
+    }
+    ASSERT_EQ(rec->wait(std::chrono::seconds(30)), std::optional<int>(0)) << rec->log();
+    EXPECT_NE(rec->log().find("interrupted (SIGINT)"), std::string::npos) << rec->log();
+    EXPECT_FALSE(fs::exists(dir / "ran"));
+    auto s = daemon::summarize_perf_capture(dir / "e.apc");
+    ASSERT_TRUE(s) << s.error().to_string();
+    for (const auto& v : s->violations) ADD_FAILURE() << v.offset << ": " << v.text;
+    EXPECT_EQ(s->end, apc::StreamEnd::Clean);
 }
 
 std::string file_text(const fs::path& p) {

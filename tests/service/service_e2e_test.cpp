@@ -100,7 +100,7 @@ TEST(ServiceDiscovery, AnswersWithTheHostNameAndTheServedTcpPort) {
     ASSERT_TRUE(port) << d.log();
     const auto udp = number_after(d, "on UDP [0.0.0.0]:");
     ASSERT_TRUE(udp) << d.log();
-    EXPECT_TRUE(wait_for_log(d, "(interface of 127.0.0.1 only)")) << d.log();
+    EXPECT_TRUE(d.wait_for_log("(interface of 127.0.0.1 only)")) << d.log();
     UdpProbe probe;
     ASSERT_TRUE(probe.send("127.0.0.1", static_cast<std::uint16_t>(*udp), discovery_request()));
     auto answer = probe.receive(10s);
@@ -160,7 +160,7 @@ TEST(ServiceDiscovery, NoDiscoveryOpensNoUdpSocket) {
     DaemonProcess d(serve_args(temp_dir("state"), {"--no-discovery"}));
     const auto port = d.wait_for_port();
     ASSERT_TRUE(port) << d.log();
-    EXPECT_TRUE(wait_for_log(d, "discovery: off (--no-discovery)")) << d.log();
+    EXPECT_TRUE(d.wait_for_log("discovery: off (--no-discovery)")) << d.log();
     EXPECT_TRUE(udp_socket_inodes(d.pid()).empty());
     EXPECT_TRUE(pings(*port));
     d.signal(SIGTERM);
@@ -177,7 +177,7 @@ TEST(ServiceDiscovery, ABusyDiscoveryPortIsAWarningAndTcpServesOn) {
     DaemonProcess d(args);
     const auto port = d.wait_for_port();
     ASSERT_TRUE(port) << d.log();
-    EXPECT_TRUE(wait_for_log(d, "discovery: off: ")) << d.log();
+    EXPECT_TRUE(d.wait_for_log("discovery: off: ")) << d.log();
     EXPECT_TRUE(pings(*port));
     d.signal(SIGTERM);
     EXPECT_EQ(d.wait(), std::optional<int>(0)) << d.log();

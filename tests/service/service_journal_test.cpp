@@ -60,7 +60,7 @@ TEST(ContainerHealthCheck, PassesAgainstTheDaemonAndFailsWithoutIt) {
     const std::string check = "APCGATE_PORT=" + std::to_string(*port) + " " + script;
     EXPECT_EQ(run_shell(check), 0) << d.log();
     // The check says goodbye with a Disconnect command, so the daemon logs no error for it.
-    EXPECT_TRUE(wait_for_log(d, "Disconnect")) << d.log();
+    EXPECT_TRUE(d.wait_for_log("Disconnect")) << d.log();
     d.signal(SIGTERM);
     EXPECT_EQ(d.wait(), std::optional<int>(0)) << d.log();
     EXPECT_NE(run_shell(check + " 2>/dev/null"), 0);  // nothing listens there any more

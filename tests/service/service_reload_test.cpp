@@ -80,7 +80,7 @@ TEST_F(ServiceReload, FileSettingsApplyAtStartAndTheCommandLineWins) {
     EXPECT_NE(log.find("listening on [127.0.0.1]:"), std::string::npos) << log;
     EXPECT_NE(log.find("discovery: off"), std::string::npos) << log;  // an info line: not warn
     ASSERT_TRUE(pings(port_));
-    EXPECT_TRUE(wait_for_log(*d_, "Ping")) << d_->log();  // a debug line
+    EXPECT_TRUE(d_->wait_for_log("Ping")) << d_->log();  // a debug line
 }
 
 TEST_F(ServiceReload, SighupAppliesTheLogLevelAndNamesWhatNeedsARestart) {
@@ -99,7 +99,7 @@ TEST_F(ServiceReload, SighupAppliesTheLogLevelAndNamesWhatNeedsARestart) {
     EXPECT_NE(log.find("SIGHUP: APCGATE_MAX_CONNECTIONS changed"), std::string::npos) << log;
     EXPECT_EQ(log.find("APCGATE_LISTEN changed"), std::string::npos) << log;  // unchanged
     ASSERT_TRUE(pings(port_));                            // still on the old port
-    EXPECT_TRUE(wait_for_log(*d_, "Ping")) << d_->log();  // debug lines are on now
+    EXPECT_TRUE(d_->wait_for_log("Ping")) << d_->log();  // debug lines are on now
 }
 
 TEST_F(ServiceReload, ABadFileOnSighupKeepsTheRunningSettings) {
@@ -126,7 +126,7 @@ TEST_F(ServiceReload, SighupSwapsSourcesOnTheSamePort) {
     EXPECT_NE(live->find("Linux_cpu_user"), std::string::npos);
     reload(std::string(kLoopbackNoDiscovery) + "APCGATE_SOURCES=\"barman:" + barman_trace() +
            "\"\n");
-    EXPECT_TRUE(wait_for_log(*d_, "sources reloaded (1 trace inputs): listening on [127.0.0.1]:" +
+    EXPECT_TRUE(d_->wait_for_log("sources reloaded (1 trace inputs): listening on [127.0.0.1]:" +
                                       std::to_string(port_)))
         << d_->log();
     const auto traced = counters_xml(port_);
@@ -135,7 +135,7 @@ TEST_F(ServiceReload, SighupSwapsSourcesOnTheSamePort) {
     EXPECT_NE(*traced, *live);
     // And back to live data.
     reload(std::string(kLoopbackNoDiscovery) + "APCGATE_SOURCES=\n");
-    EXPECT_TRUE(wait_for_log(*d_, "sources reloaded (live)")) << d_->log();
+    EXPECT_TRUE(d_->wait_for_log("sources reloaded (live)")) << d_->log();
     const auto again = counters_xml(port_);
     ASSERT_TRUE(again);
     EXPECT_NE(again->find("Linux_cpu_user"), std::string::npos);
@@ -149,7 +149,7 @@ TEST_F(ServiceReload, NewSourcesWaitForTheRunningCaptureToEnd) {
     EXPECT_TRUE(next_frame(*c)) << d_->log();
     reload(std::string(kLoopbackNoDiscovery) + "APCGATE_SOURCES=\"barman:" + barman_trace() +
            "\"\n");
-    EXPECT_TRUE(wait_for_log(*d_, "new sources apply when the running capture ends")) << d_->log();
+    EXPECT_TRUE(d_->wait_for_log("new sources apply when the running capture ends")) << d_->log();
     // The capture is not disturbed: it streams on, and the sources are still the live ones.
     EXPECT_TRUE(next_frame(*c)) << d_->log();
     EXPECT_EQ(d_->log().find("sources reloaded"), std::string::npos);
@@ -158,7 +158,7 @@ TEST_F(ServiceReload, NewSourcesWaitForTheRunningCaptureToEnd) {
     EXPECT_NE(during->find("Linux_cpu_user"), std::string::npos);
     ASSERT_TRUE(c->send_command(e2e::kApcStop));
     EXPECT_TRUE(e2e::read_stream(*c, 5s).end_of_sequence);
-    EXPECT_TRUE(wait_for_log(*d_, "sources reloaded (1 trace inputs)")) << d_->log();
+    EXPECT_TRUE(d_->wait_for_log("sources reloaded (1 trace inputs)")) << d_->log();
     const auto after = counters_xml(port_);
     ASSERT_TRUE(after);
     EXPECT_EQ(after->find("Linux_cpu_user"), std::string::npos);
@@ -167,7 +167,7 @@ TEST_F(ServiceReload, NewSourcesWaitForTheRunningCaptureToEnd) {
 TEST_F(ServiceReload, SourcesThatDoNotOpenAreReportedAndTheOldOnesStay) {
     start(std::string(kLoopbackNoDiscovery));
     reload(std::string(kLoopbackNoDiscovery) + "APCGATE_SOURCES=barman:/nonexistent/trace.raw\n");
-    EXPECT_TRUE(wait_for_log(*d_, "SIGHUP: sources not changed: ")) << d_->log();
+    EXPECT_TRUE(d_->wait_for_log("SIGHUP: sources not changed: ")) << d_->log();
     const auto xml = counters_xml(port_);
     ASSERT_TRUE(xml);
     EXPECT_NE(xml->find("Linux_cpu_user"), std::string::npos);
@@ -189,7 +189,7 @@ TEST_F(ServiceReload, SighupWithoutAConfigFileSaysSoAndServesOn) {
     const auto port = d_->wait_for_port();
     ASSERT_TRUE(port) << d_->log();
     d_->signal(SIGHUP);
-    EXPECT_TRUE(wait_for_log(*d_, "SIGHUP: no --config-file to re-read")) << d_->log();
+    EXPECT_TRUE(d_->wait_for_log("SIGHUP: no --config-file to re-read")) << d_->log();
     EXPECT_TRUE(pings(*port));
 }
 

@@ -13,18 +13,8 @@ namespace apcgate::service_test {
 
 namespace fs = std::filesystem;
 
-bool wait_for_log(const e2e::DaemonProcess& d, const std::string& needle,
-                  std::chrono::milliseconds timeout) {
-    const auto deadline = std::chrono::steady_clock::now() + timeout;
-    while (std::chrono::steady_clock::now() < deadline) {
-        if (d.log().find(needle) != std::string::npos) return true;
-        std::this_thread::sleep_for(std::chrono::milliseconds(20));
-    }
-    return d.log().find(needle) != std::string::npos;
-}
-
-std::optional<int> number_after(const e2e::DaemonProcess& d, const std::string& prefix) {
-    if (!wait_for_log(d, prefix)) return std::nullopt;
+std::optional<int> number_after(e2e::DaemonProcess& d, const std::string& prefix) {
+    if (!d.wait_for_log(prefix)) return std::nullopt;
     const std::string log = d.log();
     const auto at = log.find(prefix) + prefix.size();
     std::size_t end = at;

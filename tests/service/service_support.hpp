@@ -12,11 +12,8 @@
 
 namespace apcgate::service_test {
 
-// Polls the daemon's log until it contains `needle` (false on timeout).
-bool wait_for_log(const e2e::DaemonProcess& d, const std::string& needle,
-                  std::chrono::milliseconds timeout = std::chrono::seconds(10));
 // The first number after `prefix` in the log, once it appears.
-std::optional<int> number_after(const e2e::DaemonProcess& d, const std::string& prefix);
+std::optional<int> number_after(e2e::DaemonProcess& d, const std::string& prefix);
 // Inodes of the UDP sockets process `pid` holds (from /proc/PID/fd and /proc/net/udp{,6}).
 std::vector<unsigned long> udp_socket_inodes(int pid);
 void write_file(const std::filesystem::path& p, const std::string& text);

@@ -1,12 +1,16 @@
 #include "capture_check.hpp"
 
+#include <cstdint>
+
 namespace apcgate::e2e {
 
-StreamResult read_stream(HostClient& c, std::chrono::milliseconds timeout, int ping_every,
-                         int* pings_sent) {
+namespace {
+
+StreamResult read_until(HostClient& c, std::chrono::milliseconds timeout, std::size_t enough,
+                        int ping_every, int* pings_sent) {
     StreamResult out;
     const auto deadline = std::chrono::steady_clock::now() + timeout;
-    while (std::chrono::steady_clock::now() < deadline) {
+    while (std::chrono::steady_clock::now() < deadline && out.frames.size() < enough) {
         auto left = std::chrono::duration_cast<std::chrono::milliseconds>(
             deadline - std::chrono::steady_clock::now());
         auto r = c.read(left);
@@ -28,6 +32,17 @@ StreamResult read_stream(HostClient& c, std::chrono::milliseconds timeout, int p
         }
     }
     return out;
+}
+
+}  // namespace
+
+StreamResult read_stream(HostClient& c, std::chrono::milliseconds timeout, int ping_every,
+                         int* pings_sent) {
+    return read_until(c, timeout, SIZE_MAX, ping_every, pings_sent);
+}
+
+StreamResult read_frames(HostClient& c, std::size_t count, std::chrono::milliseconds give_up) {
+    return read_until(c, give_up, count, 0, nullptr);
 }
 
 CheckedCapture check_capture(const std::vector<std::string>& bodies,

@@ -24,6 +24,12 @@ struct StreamResult {
 StreamResult read_stream(HostClient& c, std::chrono::milliseconds timeout, int ping_every = 0,
                          int* pings_sent = nullptr);
 
+// Reads until `count` frames have arrived (or the end of the sequence, the socket closing, or
+// `give_up` passing): how a test waits for live data without betting on how fast a loaded
+// machine sends it.
+StreamResult read_frames(HostClient& c, std::size_t count,
+                         std::chrono::milliseconds give_up = std::chrono::seconds(15));
+
 struct CheckedCapture {
     std::vector<apc::DecodedFrame> frames;
     std::vector<std::string> errors;  // decode errors and rule violations

@@ -68,7 +68,7 @@ std::thread remove_aside(const std::filesystem::path& dir, const std::filesystem
 
 }  // namespace
 
-ApcDirectory::ApcDirectory(std::filesystem::path dir, UniqueFd data, std::thread remover,
+ApcDirectory::ApcDirectory(std::filesystem::path dir, wire::UniqueFd data, std::thread remover,
                            Durability durability)
     : dir_(std::move(dir)),
       data_(std::move(data)),
@@ -128,7 +128,7 @@ Result<std::unique_ptr<ApcDirectory>> ApcDirectory::create(const std::filesystem
     }
     const std::filesystem::path data = dir / kApcDataFile;
     std::thread remover = force ? remove_aside(dir, data) : std::thread();
-    UniqueFd fd(::open(data.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644));
+    wire::UniqueFd fd(::open(data.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644));
     if (!fd.valid()) {
         const Error e = os_error(data, "cannot create APC data file");
         if (remover.joinable()) remover.join();
@@ -141,7 +141,7 @@ Result<std::unique_ptr<ApcDirectory>> ApcDirectory::create(const std::filesystem
 Status ApcDirectory::write_document(std::string_view name, std::string_view content) {
     const std::filesystem::path final_path = dir_ / name;
     const std::filesystem::path tmp = dir_ / ("." + std::string(name) + ".tmp");
-    UniqueFd fd(::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644));
+    wire::UniqueFd fd(::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644));
     if (!fd.valid()) return os_error(tmp, "cannot create");
     // NOLINTNEXTLINE(cppcoreguidelines-pro-type-reinterpret-cast): chars as bytes
     const std::span bytes(reinterpret_cast<const std::uint8_t*>(content.data()), content.size());

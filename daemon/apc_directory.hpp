@@ -29,8 +29,8 @@
 #include <vector>
 
 #include "daemon/capture_sink.hpp"
-#include "daemon/unique_fd.hpp"
 #include "protocol/wire/result.hpp"
+#include "protocol/wire/unique_fd.hpp"
 
 namespace apcgate::daemon {
 
@@ -60,7 +60,7 @@ public:
     [[nodiscard]] const std::filesystem::path& path() const { return dir_; }
 
 private:
-    ApcDirectory(std::filesystem::path dir, UniqueFd data, std::thread remover,
+    ApcDirectory(std::filesystem::path dir, wire::UniqueFd data, std::thread remover,
                  Durability durability);
     // Appends `first` and then `second` to the data file.
     void write(std::span<const std::uint8_t> first, std::span<const std::uint8_t> second);
@@ -70,7 +70,7 @@ private:
     void give_back_reserve();
 
     std::filesystem::path dir_;
-    UniqueFd data_;
+    wire::UniqueFd data_;
     std::vector<std::uint8_t> pending_;
     std::uint64_t bytes_ = 0;
     std::uint64_t file_bytes_ = 0;  // written to the data file

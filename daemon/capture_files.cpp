@@ -29,7 +29,7 @@ Result<CaptureFiles> open_capture_files(const std::filesystem::path& dir) {
     CaptureFiles files;
     files.captured = std::move(captured).value();
     files.data_path = dir / kApcDataFile;
-    auto data = MappedFile::open(files.data_path);
+    auto data = wire::MappedFile::open(files.data_path);
     if (!data) return std::move(data).take_error();
     files.data = std::move(data).value();
     return files;

@@ -7,7 +7,7 @@
 #include <optional>
 #include <string>
 
-#include "daemon/mapped_file.hpp"
+#include "protocol/wire/mapped_file.hpp"
 #include "xml/documents.hpp"
 
 namespace apcgate::daemon {
@@ -15,7 +15,7 @@ namespace apcgate::daemon {
 struct CaptureFiles {
     xml::CapturedDoc captured;
     std::filesystem::path data_path;  // DIR/0000000000
-    MappedFile data;
+    wire::MappedFile data;
 };
 
 // The whole of a text file, or nullopt when it cannot be opened.

@@ -10,7 +10,7 @@
 #include "collectors/fxt/fxt_ingest.hpp"
 #include "collectors/xray/xray_ingest.hpp"
 #include "daemon/binary_for_log.hpp"
-#include "daemon/unique_fd.hpp"
+#include "protocol/wire/unique_fd.hpp"
 
 namespace apcgate::daemon {
 
@@ -39,7 +39,7 @@ namespace {
 
 std::vector<std::uint8_t> head_of(const std::filesystem::path& path) {
     std::vector<std::uint8_t> head(64);
-    UniqueFd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
+    wire::UniqueFd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
     if (!fd.valid()) return {};
     const ssize_t n = ::read(fd.get(), head.data(), head.size());
     head.resize(n > 0 ? static_cast<std::size_t>(n) : 0);

@@ -7,12 +7,12 @@
 
 namespace apcgate::collectors::procfs {
 
-UniqueFd open_read_only(const std::filesystem::path& path) {
+wire::UniqueFd open_read_only(const std::filesystem::path& path) {
     int fd = -1;
     do {
         fd = ::open(path.c_str(), O_RDONLY | O_CLOEXEC);
     } while (fd < 0 && errno == EINTR);
-    return UniqueFd(fd);
+    return wire::UniqueFd(fd);
 }
 
 bool PolledFile::open() {
@@ -53,7 +53,7 @@ std::optional<std::string_view> PolledFile::read() {
 
 bool read_file(const std::filesystem::path& path, std::string& out) {
     out.clear();
-    UniqueFd fd = open_read_only(path);
+    wire::UniqueFd fd = open_read_only(path);
     if (!fd.valid()) return false;
     char chunk[4096];
     for (;;) {

@@ -15,10 +15,8 @@
 
 namespace apcgate::collectors::procfs {
 
-using wire::UniqueFd;
-
-// Opens `path` read-only (O_CLOEXEC); an invalid UniqueFd when it cannot be opened.
-UniqueFd open_read_only(const std::filesystem::path& path);
+// Opens `path` read-only (O_CLOEXEC); an invalid wire::UniqueFd when it cannot be opened.
+wire::UniqueFd open_read_only(const std::filesystem::path& path);
 
 // A file that is read again and again. The buffer is reused between reads and grows when the
 // content outgrows it (e.g. /proc/stat on a machine with many CPUs and interrupts).
@@ -41,7 +39,7 @@ private:
     std::optional<std::string_view> read_open();
 
     std::filesystem::path path_;
-    UniqueFd fd_;
+    wire::UniqueFd fd_;
     std::vector<char> buf_ = std::vector<char>(4096);
 };
 

@@ -36,7 +36,7 @@ Status XraySource::load() {
     decoded_ = std::make_unique<ingest::IngestReport>("xray", options_.input.string());
     reader_.reset();
     // The threads' cursors read the file in many places at once, not front to back.
-    auto mapped = MappedInput::open(options_.input, MappedInput::Access::Scattered);
+    auto mapped = wire::MappedFile::open(options_.input, wire::MappedFile::Access::Scattered);
     if (!mapped) return std::move(mapped).take_error();
     input_ = std::move(*mapped);
     report_->bytes_total = input_.bytes().size();
@@ -80,7 +80,7 @@ Status XraySource::refresh() {
     // loaded is kept when no capture has read it yet and the file is still the same one (a
     // large log's index and mapping cost several ms, before the decoding thread can start).
     // (The mapping's identity tells the file apart from the same path rewritten.)
-    const auto now = MappedInput::identify(options_.input);
+    const auto now = wire::MappedFile::identify(options_.input);
     const bool same = reader_ && unread_ && now && *now == input_.identity();
     return same ? Status{} : load();
 }

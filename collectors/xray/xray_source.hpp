@@ -27,9 +27,9 @@
 #include "collectors/ingest/ingest_source.hpp"
 #include "collectors/xray/call_rate_counters.hpp"
 #include "collectors/xray/function_names.hpp"
-#include "collectors/xray/mapped_input.hpp"
 #include "collectors/xray/span_mapper.hpp"
 #include "collectors/xray/xray_reader.hpp"
+#include "protocol/wire/mapped_file.hpp"
 
 namespace apcgate::collectors::xray {
 
@@ -95,7 +95,7 @@ class XraySource final : public ingest::IngestSource {
     std::string names_note_;  // FunctionNames::origin_note(), for every report
     FunctionNames names_;
     std::unique_ptr<ingest::IngestReport> report_;
-    MappedInput input_;
+    wire::MappedFile input_;  // the log, mapped: the threads read it in place
     std::unique_ptr<XrayReader> reader_;
     bool unread_ = false;  // no capture has read reader_ yet
     std::optional<model::Nanos> origin_;

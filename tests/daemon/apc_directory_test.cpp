@@ -120,7 +120,8 @@ TEST_P(ApcDirectoryDurability, ReservesSpaceAheadOnlyWhenConvertingAndGivesTheRe
         fresh(GetParam() == Durability::Synced ? "reserve-synced" : "reserve-cached");
     fs::create_directories(dir);
     {
-        UniqueFd probe(::open((dir / "probe").c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0644));
+        wire::UniqueFd probe(
+            ::open((dir / "probe").c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0644));
         ASSERT_TRUE(probe.valid());
         if (::fallocate(probe.get(), FALLOC_FL_KEEP_SIZE, 0, 1 << 20) != 0)
             GTEST_SKIP() << "this filesystem has no fallocate";

@@ -1,6 +1,7 @@
-// What every front end (TCP connections, `record`, `convert`) shares: the collectors and their
-// catalog, the persisted configuration, and the rule "one capture at a time". It answers the XML
-// requests and turns settings + configuration into a running capture.
+// What the front ends that capture this target (TCP connections and `record`) share: the
+// collectors and their catalog, the persisted configuration, and the rule "one capture at a
+// time". It answers the XML requests and turns settings + configuration into a running capture.
+// (`convert` has no target and no configuration: it drives a CaptureEngine over its inputs.)
 #pragma once
 
 #include <asio/any_io_executor.hpp>

@@ -1,5 +1,7 @@
 // The live collectors of this target: /proc and /sys, application annotations (unless
-// --no-annotate) and perf; each declares its counters into the one catalog.
+// --no-annotate) and perf (which forwards its raw records in the Perf framing); each declares
+// its counters into the one catalog. Then the target is named (its host name) and the PMUs
+// libpfm4 recognises are logged.
 #include <spdlog/spdlog.h>
 #include <unistd.h>
 

@@ -138,6 +138,16 @@ Result<std::unique_ptr<ApcDirectory>> ApcDirectory::create(const std::filesystem
         new ApcDirectory(dir, std::move(fd), std::move(remover), durability));
 }
 
+Status ApcDirectory::write_documents(const CaptureDocuments& documents) {
+    for (const auto& [name, text] : {std::pair<std::string_view, const std::string&>{
+                                         "captured.xml", documents.captured},
+                                     {"session.xml", documents.session},
+                                     {"events.xml", documents.events}}) {
+        if (Status st = write_document(name, text); !st) return st;
+    }
+    return {};
+}
+
 Status ApcDirectory::write_document(std::string_view name, std::string_view content) {
     const std::filesystem::path final_path = dir_ / name;
     const std::filesystem::path tmp = dir_ / ("." + std::string(name) + ".tmp");

@@ -24,6 +24,7 @@
 #include <filesystem>
 #include <memory>
 #include <span>
+#include <string>
 #include <string_view>
 #include <thread>
 #include <vector>
@@ -35,6 +36,13 @@
 namespace apcgate::daemon {
 
 inline constexpr std::string_view kApcDataFile = "0000000000";
+
+// The three XML documents of a capture directory, written before its data.
+struct CaptureDocuments {
+    std::string captured;  // captured.xml: the target, the counters' keys
+    std::string session;   // session.xml: the settings
+    std::string events;    // events.xml: the counters' descriptions
+};
 
 // Whether finish() waits for the data file to reach the disk (see above).
 enum class Durability { Synced, Cached };
@@ -49,6 +57,8 @@ public:
 
     // Writes `name` in the directory atomically.
     Status write_document(std::string_view name, std::string_view content);
+    // Writes the three documents, each atomically; the first failure stops.
+    Status write_documents(const CaptureDocuments& documents);
 
     void frame(std::span<const std::uint8_t> body) override;
     void flush() override;

@@ -83,7 +83,17 @@ struct ConvertOptions {
 // The collectors of this target (/proc and /sys, annotations, perf), declared and described for
 // the live captures' `framing`.
 CollectorSet make_collectors(const CommonOptions& options, Framing framing);
-// The collectors of `serve --source`: the given trace inputs instead of live data.
+// Trace inputs (`convert`'s, or `serve --source`'s) opened as one collector set: each resolved
+// to its format (detected, or `format`), opened, and declared into the catalog; the target is
+// named `target_name` unless an input names it. Placing them on a timeline is the caller's
+// (convert places them once, serve at every capture).
+Result<CollectorSet> open_trace_inputs(const std::vector<std::string>& sources,
+                                       const std::string& format,
+                                       const std::vector<std::filesystem::path>& binaries,
+                                       const std::vector<std::filesystem::path>& debug_dirs,
+                                       const std::string& target_name);
+// The collectors of `serve --source`: the given trace inputs instead of live data, their notes
+// and their placement's logged.
 Result<CollectorSet> make_ingest_collectors(const std::vector<std::string>& sources,
                                             const std::string& format,
                                             const std::vector<std::filesystem::path>& binaries,

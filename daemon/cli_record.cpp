@@ -4,13 +4,11 @@
 #include <unistd.h>
 
 #include <algorithm>
-#include <asio/io_context.hpp>
-#include <asio/signal_set.hpp>
-#include <asio/steady_timer.hpp>
 #include <cerrno>
 #include <csignal>
 #include <cstring>
 #include <fstream>
+#include <optional>
 #include <sstream>
 
 #include "daemon/apc_directory.hpp"
@@ -18,7 +16,7 @@
 #include "daemon/exit_codes.hpp"
 #include "daemon/interrupt_flag.hpp"
 #include "daemon/log_text.hpp"
-#include "daemon/record_perf.hpp"
+#include "daemon/record_loop.hpp"
 #include "protocol/perf_framing/codes.hpp"
 #include "xml/captured_perf_xml.hpp"
 #include "xml/documents.hpp"
@@ -157,23 +155,10 @@ bool process_alive(const std::filesystem::path& proc_root, std::int32_t pid) {
     return state != 'Z' && state != 'X' && state != 'x';
 }
 
-}  // namespace
-
-int run_record(const RecordOptions& o) {
-    // From here until the event loop's own handlers take over, a SIGINT or SIGTERM is kept and
-    // ends the capture once it has begun.
-    const InterruptFlag stop_during_set_up;
-    auto settings = settings_for(o);
-    if (!settings) {
-        spdlog::error("{}", settings.error().to_string());
-        return kExitInvalidInput;
-    }
-    ::signal(SIGPIPE, SIG_IGN);  // a child that vanished before its gate opened
-    // What to follow: a command (held at its gate until the capture runs), running processes,
-    // or (neither) the whole system.
-    CommonOptions common = o.common;
-    GatedChild child;
-    const bool perf_framing = o.framing == Framing::Perf;
+// What to follow: a command (spawned now, held at its gate until the capture runs), running
+// processes, or (neither) the whole system. An exit code when that cannot be.
+std::optional<int> choose_followed(const RecordOptions& o, GatedChild& child,
+                                   CommonOptions& common) {
     if (!o.command.empty()) {
         if (Status st = child.spawn(o.command); !st) {
             spdlog::error("{}", st.error().to_string());
@@ -190,6 +175,41 @@ int run_record(const RecordOptions& o) {
         }
         common.follow_pids = o.pids;
     }
+    return std::nullopt;
+}
+
+// captured.xml as the framing describes the capture.
+std::string captured_document(const RecordOptions& o, const CollectorSet& collectors,
+                              const CaptureService& service,
+                              const model::CaptureSettings& settings,
+                              const model::CaptureCounters& counters) {
+    if (o.framing != Framing::Perf) return service.captured_xml(settings, counters, true);
+    model::CaptureInfo info;
+    info.target = collectors.target;
+    info.target.sample_rate_hz = model::sample_rate_hz(settings.sample_rate);
+    info.local_capture = true;
+    info.created = static_cast<std::int64_t>(::time(nullptr));
+    info.protocol = perf_framing::kPerfProtocolVersion;
+    const bool call_stacks =
+        settings.call_stack_unwinding && settings.sample_rate != model::SampleRate::None;
+    return xml::write_captured_perf(info, counters, call_stacks);
+}
+
+}  // namespace
+
+int run_record(const RecordOptions& o) {
+    // From here until the event loop's own handlers take over, a SIGINT or SIGTERM is kept and
+    // ends the capture once it has begun.
+    const InterruptFlag stop_during_set_up;
+    auto settings = settings_for(o);
+    if (!settings) {
+        spdlog::error("{}", settings.error().to_string());
+        return kExitInvalidInput;
+    }
+    ::signal(SIGPIPE, SIG_IGN);  // a child that vanished before its gate opened
+    CommonOptions common = o.common;
+    GatedChild child;
+    if (const auto failed = choose_followed(o, child, common)) return *failed;
     CollectorSet collectors = make_collectors(common, o.framing);
     auto config = configuration_for(o, collectors);
     if (!config) {
@@ -211,95 +231,27 @@ int run_record(const RecordOptions& o) {
                                                                    : kExitFailure;
     }
     ApcDirectory& sink = **dir;
-    std::string captured = service.captured_xml(*settings, counters, true);
-    if (perf_framing) {
-        model::CaptureInfo info;
-        info.target = collectors.target;
-        info.target.sample_rate_hz = model::sample_rate_hz(settings->sample_rate);
-        info.local_capture = true;
-        info.created = static_cast<std::int64_t>(::time(nullptr));
-        info.protocol = perf_framing::kPerfProtocolVersion;
-        captured = xml::write_captured_perf(info, counters, settings->call_stack_unwinding &&
-                                                                settings->sample_rate !=
-                                                                    model::SampleRate::None);
-    }
-    for (const auto& [name, text] :
-         {std::pair<const char*, std::string>{"captured.xml", captured},
-          {"session.xml", settings->session_xml},
-          {"events.xml", service.events_xml()}}) {
-        if (Status st = sink.write_document(name, text); !st) {
-            spdlog::error("{}", st.error().to_string());
-            return kExitFailure;
-        }
+    const CaptureDocuments documents{captured_document(o, collectors, service, *settings, counters),
+                                     settings->session_xml, service.events_xml()};
+    if (Status st = sink.write_documents(documents); !st) {
+        spdlog::error("{}", st.error().to_string());
+        return kExitFailure;
     }
 
-    if (perf_framing) {
+    const RecordCommandHooks command{
+        [&] { return o.command.empty() || child.release(); },
         // The command has exited, or every --pid process has (false with neither).
-        const auto followed_gone = [&] {
+        [&] {
             if (!o.command.empty()) return child.reap();
-            const auto alive = [&](std::int32_t pid) { return process_alive(o.common.proc_root, pid); };
+            const auto alive = [&](std::int32_t pid) {
+                return process_alive(o.common.proc_root, pid);
+            };
             return !o.pids.empty() && std::none_of(o.pids.begin(), o.pids.end(), alive);
-        };
-        return record_perf_framing(o, collectors, *settings, counters, sink,
-                                   {[&] { return o.command.empty() || child.release(); },
-                                    followed_gone, [&] { return stop_during_set_up.signal(); }});
-    }
-
-    asio::io_context io(1);
-    asio::signal_set signals(io, SIGINT, SIGTERM, SIGCHLD);
-    asio::steady_timer followed(io);  // --pid: notices when the processes are gone
-    std::shared_ptr<LiveCapture> capture;
-    std::function<void(const std::error_code&, int)> on_signal = [&](const std::error_code& ec,
-                                                                     int sig) {
-        if (ec) return;
-        if (sig == SIGCHLD) {
-            if (child.pid() > 0 && child.reap() && capture) capture->stop("command exited");
-        } else if (capture) {
-            capture->stop(stop_reason(sig));
-        }
-        if (capture && capture->running()) signals.async_wait(on_signal);
-    };
-    signals.async_wait(on_signal);
-    std::function<void(const std::error_code&)> watch = [&](const std::error_code& ec) {
-        if (ec || !capture || !capture->running()) return;
-        const bool any = std::any_of(o.pids.begin(), o.pids.end(), [&](std::int32_t pid) {
-            return process_alive(o.common.proc_root, pid);
-        });
-        if (!any) return capture->stop("followed processes exited");
-        followed.expires_after(std::chrono::milliseconds(100));
-        followed.async_wait(watch);
-    };
-
-    auto started = service.start_capture(io.get_executor(), *settings, counters, sink,
-                                         [&](const std::string&) {
-                                             std::error_code ec;
-                                             signals.cancel(ec);
-                                             followed.cancel();
-                                         });
-    if (!started) {
-        spdlog::error("{}", started.error().to_string());
-        return kExitFailure;
-    }
-    capture = std::move(started).value();
-    if (const int sig = stop_during_set_up.signal(); sig != 0) {
-        capture->stop(stop_reason(sig));  // a gated command is never let run
-    } else if (!o.command.empty()) {
-        // The events are open: let the command run. SIGCHLD is handled from here on.
-        if (!child.release() || child.reap()) capture->stop("command failed to start");
-    } else if (!o.pids.empty()) {
-        watch({});
-    }
-    spdlog::info(
-        "recording into {}{}", o.output.string(),
-        o.duration_s > 0 ? " for " + std::to_string(o.duration_s) + " s" : " (Ctrl-C stops)");
-    io.run();
-    if (!sink.status()) {
-        spdlog::error("{}", sink.status().error().to_string());
-        return kExitFailure;
-    }
-    const auto totals = capture->engine().totals();
-    spdlog::info("wrote {}: {} frames, {} bytes", o.output.string(), totals.frames, totals.bytes);
-    return kExitOk;
+        },
+        [&] { return stop_during_set_up.signal(); }};
+    if (o.framing == Framing::Perf)
+        return record_perf_framing(o, collectors, *settings, counters, sink, command);
+    return record_gator_framing(o, service, *settings, counters, sink, command);
 }
 
 }  // namespace apcgate::daemon

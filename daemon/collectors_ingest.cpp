@@ -1,4 +1,5 @@
-// The collector set of `serve --source fmt:PATH`: trace inputs streamed as a capture.
+// The collector sets of trace inputs: `convert`'s and `serve --source fmt:PATH`'s, opened the
+// same way.
 #include <spdlog/spdlog.h>
 
 #include "daemon/cli.hpp"
@@ -6,10 +7,11 @@
 
 namespace apcgate::daemon {
 
-Result<CollectorSet> make_ingest_collectors(const std::vector<std::string>& sources,
-                                            const std::string& format,
-                                            const std::vector<std::filesystem::path>& binaries,
-                                            const std::vector<std::filesystem::path>& debug_dirs) {
+Result<CollectorSet> open_trace_inputs(const std::vector<std::string>& sources,
+                                       const std::string& format,
+                                       const std::vector<std::filesystem::path>& binaries,
+                                       const std::vector<std::filesystem::path>& debug_dirs,
+                                       const std::string& target_name) {
     std::vector<InputSpec> specs;
     for (const auto& s : sources) {
         auto spec = resolve_input(s, format);
@@ -20,16 +22,26 @@ Result<CollectorSet> make_ingest_collectors(const std::vector<std::string>& sour
     if (!opened) return std::move(opened).take_error();
     CollectorSet set;
     for (auto& src : *opened) {
-        for (const auto& note : src->report().notes())
-            spdlog::warn("source {}: {}", src->report().input(), note);
         set.inputs.push_back(src.get());
         set.sources.push_back(std::move(src));
     }
-    // Said at start-up (each capture places the inputs again, and says it when that changes).
-    set.placement_notes = place_inputs(set.inputs).notes;
-    for (const auto& note : set.placement_notes) spdlog::warn("{}", note);
     set.declare_all();
-    if (set.target.name.empty()) set.target.name = "trace";
+    if (set.target.name.empty()) set.target.name = target_name;
+    return set;
+}
+
+Result<CollectorSet> make_ingest_collectors(const std::vector<std::string>& sources,
+                                            const std::string& format,
+                                            const std::vector<std::filesystem::path>& binaries,
+                                            const std::vector<std::filesystem::path>& debug_dirs) {
+    auto set = open_trace_inputs(sources, format, binaries, debug_dirs, "trace");
+    if (!set) return set;
+    for (const auto* input : set->inputs)
+        for (const auto& note : input->report().notes())
+            spdlog::warn("source {}: {}", input->report().input(), note);
+    // Said at start-up (each capture places the inputs again, and says it when that changes).
+    set->placement_notes = place_inputs(set->inputs).notes;
+    for (const auto& note : set->placement_notes) spdlog::warn("{}", note);
     return set;
 }
 

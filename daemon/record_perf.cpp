@@ -1,4 +1,4 @@
-#include "daemon/record_perf.hpp"
+#include "daemon/record_loop.hpp"
 
 #include <spdlog/spdlog.h>
 

@@ -2,6 +2,7 @@
 // tests. Reads <category>/<event> entries only (with the display attribute, which inspect checks
 // against the class); option_set expansion, derived charts and the rest of the display
 // attributes are not needed for that and are ignored.
+#include <cstdlib>
 #include <limits>
 
 #include "xml/attribute_reader.hpp"
@@ -37,6 +38,14 @@ Status read_category(pugi::xml_node category, std::vector<EventInfo>& out) {
         info.cls = std::string(reader.text("class").value_or("delta"));
         if (auto v = reader.text("units")) info.units = std::string(*v);
         if (auto v = reader.text("display")) info.display = std::string(*v);
+        if (auto v = reader.text("multiplier")) {
+            // Streamline shows value x multiplier; a multiplier that is no number is ignored
+            // rather than failing the whole document.
+            char* end = nullptr;
+            const std::string text(*v);
+            const double m = std::strtod(text.c_str(), &end);
+            if (end != text.c_str() && *end == '\0' && m > 0) info.multiplier = m;
+        }
         if (auto v = reader.hex("event", kMaxEvent)) info.event = static_cast<std::uint32_t>(*v);
         if (!reader.ok())
             return std::move(reader).take_error().while_("reading category '" + category_name +

@@ -173,7 +173,9 @@ bool section_named(const OpenElf& o, const GElf_Shdr& sh, const char* wanted) {
 
 }  // namespace
 
-Result<ElfImage> read_elf_image(const std::filesystem::path& path) {
+namespace {
+
+Result<ElfImage> read_elf(const std::filesystem::path& path, bool need_instr_map) {
     auto opened = open_elf(path);
     if (!opened) return std::move(opened).take_error();
     const OpenElf& o = *opened;
@@ -204,7 +206,16 @@ Result<ElfImage> read_elf_image(const std::filesystem::path& path) {
         if (sh.sh_type == SHT_NOTE && img.build_id.empty()) img.build_id = build_id_in(scn);
         if (section_named(o, sh, ".gnu_debuglink")) read_debuglink(scn, img.endian, img);
     }
-    if (!found)
+    std::size_t headers = 0;
+    if (elf_getphdrnum(elf, &headers) == 0) {
+        for (std::size_t i = 0; i < headers; ++i) {
+            GElf_Phdr ph;
+            if (gelf_getphdr(elf, static_cast<int>(i), &ph) == nullptr || ph.p_type != PT_LOAD)
+                continue;
+            img.segments.push_back({ph.p_offset, ph.p_vaddr, ph.p_filesz});
+        }
+    }
+    if (!found && need_instr_map)
         return elf_error(path, "no xray_instr_map section: was it built with -fxray-instrument?");
     for (const auto& [scn, sh] : relocs)
         read_relocations(elf, scn, sh, reloc_types(o.eh.e_machine), img.instr_map_address,
@@ -219,6 +230,14 @@ Result<ElfImage> read_elf_image(const std::filesystem::path& path) {
         img.symbols = img.functions.empty() ? SymbolTable::None : SymbolTable::Dynsym;
     }
     return img;
+}
+
+}  // namespace
+
+Result<ElfImage> read_elf_image(const std::filesystem::path& path) { return read_elf(path, true); }
+
+Result<ElfImage> read_elf_symbols(const std::filesystem::path& path) {
+    return read_elf(path, false);
 }
 
 Result<DebugImage> read_debug_image(const std::filesystem::path& path) {

@@ -2,7 +2,8 @@
 // `xray_instr_map` section, the link-time values of relocated words in it (RELATIVE relocations,
 // and absolute ones against a symbol), the function symbols of .symtab, or of .dynsym when the
 // binary is stripped, and what names a stripped binary's separate debug file (its build ID note
-// and .gnu_debuglink section). All the ELF reading of symbolizing is here.
+// and .gnu_debuglink section). All the ELF reading of symbolizing is here; `apcgate report`
+// reads any image's symbols and load segments through it too (read_elf_symbols).
 #pragma once
 
 #include <cstdint>
@@ -26,6 +27,13 @@ struct ElfSymbol {
 // Which of the binary's own tables its functions came from.
 enum class SymbolTable : std::uint8_t { Symtab, Dynsym, None };
 
+// A PT_LOAD program header: file bytes [offset, offset + file_size) load at `vaddr`.
+struct LoadSegment {
+    std::uint64_t offset = 0;
+    std::uint64_t vaddr = 0;
+    std::uint64_t file_size = 0;
+};
+
 struct ElfImage {
     bool is64 = true;
     wire::Endian endian = wire::Endian::Little;
@@ -37,10 +45,15 @@ struct ElfImage {
     std::vector<std::uint8_t> build_id;  // the NT_GNU_BUILD_ID note's bytes; empty: none
     std::string debuglink;               // .gnu_debuglink's file name; empty: none
     std::uint32_t debuglink_crc = 0;     // the CRC-32 of that file, as the link records it
+    std::vector<LoadSegment> segments;   // PT_LOAD headers, in file order
 };
 
 // Reads `path`; fails when it is no ELF file or has no xray_instr_map section.
 Result<ElfImage> read_elf_image(const std::filesystem::path& path);
+
+// Reads `path` as read_elf_image does but any ELF file will do (an empty instr_map when it has
+// no such section): the function symbols and load segments of a sampled image.
+Result<ElfImage> read_elf_symbols(const std::filesystem::path& path);
 
 // What a separate debug file (`objcopy --only-keep-debug`) gives: its build ID and the
 // function symbols of its .symtab, at the addresses the stripped binary has.

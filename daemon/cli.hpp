@@ -68,6 +68,23 @@ struct InspectOptions {
     bool dump = false;
 };
 
+// Where `report` and `diff` find the symbols of a capture's images (analysis/image_symbols.hpp).
+struct SymbolArgs {
+    std::vector<std::filesystem::path> binary_dirs;  // --binary-dir
+    std::filesystem::path sysroot;                   // --sysroot
+    std::vector<std::filesystem::path> debug_dirs = {"/usr/lib/debug"};  // --debug-dir
+};
+
+struct ReportOptions {
+    std::filesystem::path capture;
+    SymbolArgs symbols;
+    std::optional<std::int32_t> pid;  // --pid: functions and stacks of this process only
+    std::optional<std::size_t> top;   // --top: rows per table (text default 20; else all)
+    bool json = false;
+    bool csv = false;
+    bool folded = false;
+};
+
 struct ConvertOptions {
     std::vector<std::string> inputs;  // PATH or fmt:PATH
     std::filesystem::path output;
@@ -103,5 +120,6 @@ int run_serve(const ServeOptions& options);
 int run_record(const RecordOptions& options);
 int run_convert(const ConvertOptions& options, std::ostream& out, std::ostream& err);
 int run_inspect(const InspectOptions& options, std::ostream& out, std::ostream& err);
+int run_report(const ReportOptions& options, std::ostream& out, std::ostream& err);
 
 }  // namespace apcgate::daemon

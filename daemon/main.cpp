@@ -58,6 +58,22 @@ void add_xray_symbols(CLI::App* app, std::vector<std::filesystem::path>& binarie
         ->allow_extra_args(false);
 }
 
+// --binary-dir, --sysroot, --debug-dir (report): where the capture's images are read.
+void add_symbol_args(CLI::App* app, SymbolArgs& s) {
+    app->add_option("--binary-dir", s.binary_dirs,
+                    "Read a sampled image from DIR/BASENAME instead of the path the capture names "
+                    "(repeatable; for captures taken on another machine)")
+        ->allow_extra_args(false);
+    app->add_option("--sysroot", s.sysroot,
+                    "Read a sampled image from DIR/PATH instead of PATH (the target's root "
+                    "file system copied here)");
+    app->add_option("--debug-dir", s.debug_dirs,
+                    "Where a stripped image's debug file may be, as DIR/.build-id/NN/REST.debug "
+                    "or DIR/IMAGE_DIR/DEBUGLINK (repeatable)")
+        ->capture_default_str()
+        ->allow_extra_args(false);
+}
+
 const std::map<std::string, apcgate::model::SampleRate> kRates{
     {"none", apcgate::model::SampleRate::None},
     {"low", apcgate::model::SampleRate::Low},
@@ -185,6 +201,25 @@ int main(int argc, char** argv) {
     inspect_cmd->add_flag("--json", inspect.json, "Print the summary as JSON");
     inspect_cmd->add_flag("--dump", inspect.dump, "Print one line per message");
 
+    ReportOptions report;
+    auto* report_cmd = app.add_subcommand(
+        "report", "Summarise what a capture shows: CPU time, hottest functions, spans, counters");
+    report_cmd->add_option("capture", report.capture, "The .apc directory")->required();
+    add_symbol_args(report_cmd, report.symbols);
+    report_cmd->add_option("--pid", report.pid,
+                           "Functions and stacks of this process only (default: every process)");
+    report_cmd->add_option("--top", report.top,
+                           "Rows per table (text: 20 by default; JSON and CSV: all by default)")
+        ->check(CLI::PositiveNumber);
+    auto* report_json = report_cmd->add_flag("--json", report.json, "Print the report as JSON");
+    auto* report_csv = report_cmd->add_flag("--csv", report.csv,
+                                            "Print the report as CSV, one block per table");
+    auto* report_folded = report_cmd->add_flag(
+        "--folded", report.folded,
+        "Print the CPU samples' call stacks folded (outer;inner COUNT), for flame graphs");
+    report_json->excludes(report_csv)->excludes(report_folded);
+    report_csv->excludes(report_folded);
+
     ConvertOptions convert;
     auto* convert_cmd = app.add_subcommand(
         "convert",
@@ -215,6 +250,7 @@ int main(int argc, char** argv) {
         return run_record(record);
     }
     if (*inspect_cmd) return run_inspect(inspect, std::cout, std::cerr);
+    if (*report_cmd) return run_report(report, std::cout, std::cerr);
     if (*convert_cmd) {
         setup_logging(convert.log_level);
         return run_convert(convert, std::cout, std::cerr);

@@ -141,7 +141,7 @@ std::string join(const std::set<std::string>& s) {
 TEST(ManPages, TheProgramHasTheSubcommandsThePagesDescribe) {
     const auto subs = subcommands();
     EXPECT_EQ(std::set<std::string>(subs.begin(), subs.end()),
-              (std::set<std::string>{"serve", "record", "inspect", "convert"}));
+              (std::set<std::string>{"serve", "record", "inspect", "convert", "report"}));
 }
 
 // Each subcommand's --help and its page name the same long options, and so do `apcgate --help`

@@ -1,0 +1,232 @@
+#include "daemon/analysis/capture_analysis.hpp"
+
+#include <algorithm>
+#include <limits>
+
+#include "daemon/analysis/counter_statistics.hpp"
+#include "daemon/analysis/span_statistics.hpp"
+#include "daemon/analysis/stack_profile.hpp"
+#include "daemon/analysis/timeline_accounting.hpp"
+#include "daemon/capture_files.hpp"
+#include "daemon/perf_capture_summary.hpp"
+#include "protocol/apc/capture_stream.hpp"
+#include "protocol/wire/overloaded.hpp"
+
+namespace apcgate::daemon::analysis {
+
+namespace {
+
+std::vector<xml::EventInfo> read_events(const std::filesystem::path& dir) {
+    const auto text = read_document(dir / "events.xml");
+    if (!text) return {};
+    auto parsed = xml::parse_events(*text);
+    if (!parsed) return {};
+    return std::move(parsed).value();
+}
+
+struct TimeRange {
+    std::int64_t first = std::numeric_limits<std::int64_t>::max();
+    std::int64_t last = std::numeric_limits<std::int64_t>::min();
+    void add(std::int64_t ts) {
+        first = std::min(first, ts);
+        last = std::max(last, ts);
+    }
+    [[nodiscard]] bool empty() const { return first > last; }
+    [[nodiscard]] std::int64_t end() const { return empty() ? 0 : last; }
+    [[nodiscard]] std::int64_t duration() const { return empty() ? 0 : last - first; }
+};
+
+// Hands each rebuilt event of a v6.8 capture to the accumulators.
+class GatorAnalysis {
+  public:
+    GatorAnalysis(const xml::CapturedDoc& captured, const std::vector<xml::EventInfo>& events,
+                  const AnalysisOptions& options)
+        : symbols_(options.symbols), stacks_(symbols_, options.pid),
+          counters_(captured.counters, events) {}
+
+    void event(const model::Event& e) {
+        std::visit(
+            wire::Overloaded{
+                [&](const model::Annotation& a) {
+                    time_.add(a.ts);
+                    spans_.annotation(a);
+                },
+                [&](const model::Backtrace& b) {
+                    time_.add(b.ts);
+                    ++samples_;
+                    timeline_.sample(b.pid, b.tid);
+                    stacks_.sample(b);
+                },
+                [&](const model::CounterSample& c) {
+                    time_.add(c.ts);
+                    counters_.value(c.key, c.value);
+                },
+                [&](const model::ActivitySwitch& a) {
+                    time_.add(a.ts);
+                    timeline_.switch_to(a.ts, a.key, a.core, a.activity == 0 ? 0 : a.tid, a.wait);
+                },
+                [&](const model::SchedSwitch& s) {
+                    time_.add(s.ts);
+                    timeline_.switch_to(s.ts, -1, s.core, s.tid, s.state);
+                },
+                [&](const model::SchedThreadExit& x) {
+                    time_.add(x.ts);
+                    timeline_.thread_exit(x.ts, x.tid);
+                },
+                [&](const model::TaskExit& x) {
+                    time_.add(x.ts);
+                    timeline_.thread_exit(x.ts, x.tid);
+                },
+                [&](const model::ThreadName& t) {
+                    if (t.ts > 0) time_.add(t.ts);
+                    timeline_.name_thread(t.tid, t.name, true);
+                },
+                [&](const model::ProcComm& p) {
+                    timeline_.name_thread(p.tid, p.comm, false);
+                    timeline_.process_of(p.tid, p.pid);
+                    timeline_.process_image(p.pid, p.image);
+                },
+                [&](const model::ActivityLink& l) {
+                    time_.add(l.ts);
+                    timeline_.process_of(l.tid, l.pid);
+                },
+                [&](const model::CookieName& c) { symbols_.name_cookie(c.cookie, c.name); },
+                [&](const model::Idle& i) { time_.add(i.ts); },
+                [&](const model::ExternalData& x) { external_bytes_ += x.bytes.size(); },
+                [](const auto&) {},
+            },
+            e);
+    }
+
+    void finish(Report& r) {
+        spans_.finish(time_.end());
+        timeline_.finish(time_.end());
+        r.duration_ns = time_.duration();
+        r.samples = samples_;
+        timeline_.fill(r);
+        stacks_.fill(r);
+        spans_.fill(r);
+        counters_.fill(r);
+        if (!timeline_.saw_switches())
+            r.notes.emplace_back(
+                "no activity timeline (Activity or Scheduler Trace switches): threads' cpu_ns "
+                "and wait times are 0; their CPU samples are counted");
+        if (samples_ == 0)
+            r.notes.emplace_back("no CPU samples (Backtrace frames): no functions or stacks");
+        for (const auto& image : symbols_.unreadable())
+            r.notes.push_back("cannot read the symbols of " + image +
+                              " (its functions are shown as offsets; see --binary-dir, --sysroot)");
+        if (external_bytes_ > 0)
+            r.notes.push_back(std::to_string(external_bytes_) +
+                              " bytes of External frames (annotations forwarded as Arm's "
+                              "annotation library sent them) are not analysed");
+    }
+
+  private:
+    ImageSymbols symbols_;
+    StackProfile stacks_;
+    CounterStatistics counters_;
+    TimelineAccounting timeline_;
+    SpanStatistics spans_;
+    TimeRange time_;
+    std::uint64_t samples_ = 0;
+    std::uint64_t external_bytes_ = 0;
+};
+
+Result<Analysis> analyse_gator(const std::filesystem::path& dir, const AnalysisOptions& options) {
+    auto files = open_capture_files(dir);
+    if (!files) return std::move(files).take_error();
+    Analysis out;
+    Report& r = out.report;
+    r.capture = dir.string();
+    r.framing = "gator";
+    GatorAnalysis analysis(files->captured, read_events(dir), options);
+    apc::EventRebuilder rebuild;
+    apc::CaptureSplitter splitter(files->data.bytes());
+    const std::string data_path = files->data_path.string();
+    while (auto raw = splitter.next()) {
+        auto frame = apc::decode_frame(raw->body, raw->body_offset);
+        if (!frame) {
+            out.data_error = std::move(frame).take_error().in_input(data_path);
+            break;
+        }
+        if (Status s = rebuild.add(*frame); !s.ok()) {
+            out.data_error = std::move(s).take_error().in_input(data_path);
+            break;
+        }
+        for (const auto& e : rebuild.events()) analysis.event(e);
+        rebuild.events().clear();
+    }
+    if (!out.data_error && splitter.error()) {
+        if (splitter.end() == apc::StreamEnd::Truncated) {
+            r.losses.push_back({"truncated_frame", 1,
+                                "the last frame is cut short (a recorder killed mid-write): " +
+                                    splitter.error()->to_string()});
+        } else {
+            out.data_error = Error(*splitter.error()).in_input(data_path);
+        }
+    }
+    if (const std::size_t pending = rebuild.pending_annotation_bytes(); pending > 0)
+        r.losses.push_back({"annotation_bytes_unfinished", pending,
+                            "annotation bytes at the end that do not make a whole annotation"});
+    analysis.finish(r);
+    return out;
+}
+
+Result<Analysis> analyse_perf(const std::filesystem::path& dir, const AnalysisOptions& options) {
+    TimelineAccounting timeline;
+    std::uint64_t samples = 0;
+    auto on_record = [&](const perf_framing::RecordView& v) {
+        const perf_framing::PerfRecord& rec = *v.record;
+        if (rec.header.type != 9 /* PERF_RECORD_SAMPLE */ || !rec.tid) return;
+        if (options.pid && rec.pid && static_cast<std::int32_t>(*rec.pid) != *options.pid) return;
+        ++samples;
+        timeline.sample(rec.pid ? static_cast<std::int32_t>(*rec.pid) : -1,
+                        static_cast<std::int32_t>(*rec.tid));
+    };
+    auto summary = summarize_perf_capture(dir, on_record);
+    if (!summary) return std::move(summary).take_error();
+    const auto& t = summary->tally;
+    Analysis out;
+    Report& r = out.report;
+    r.capture = dir.string();
+    r.framing = "perf";
+    if (t.first_time && t.last_time) r.duration_ns = static_cast<std::int64_t>(*t.last_time - *t.first_time);
+    r.samples = samples;
+    for (const auto& [tid, name] : t.threads) timeline.name_thread(tid, name, true);
+    timeline.fill(r);
+    CounterStatistics counters(summary->captured.counters, read_events(dir));
+    for (const auto& [key, kv] : t.counter_values)
+        counters.values(key, kv.values, kv.min, kv.max, std::nullopt);
+    counters.fill(r);
+    if (t.lost_records > 0)
+        r.losses.push_back({"lost_records", t.lost_records,
+                            std::to_string(t.lost_events) +
+                                " events the kernel dropped (LOST and LOST_SAMPLES records)"});
+    if (summary->end == apc::StreamEnd::Truncated && summary->error)
+        r.losses.push_back({"truncated_frame", 1,
+                            "the last frame is cut short (a recorder killed mid-write): " +
+                                summary->error->to_string()});
+    else if (summary->error)
+        out.data_error = *summary->error;
+    if (!summary->violations.empty()) {
+        r.losses.push_back({"invalid_records", summary->violations.size(),
+                            "frames or records that break the Perf framing's rules (see "
+                            "apcgate inspect): skipped"});
+    }
+    r.notes.emplace_back(
+        "Perf framing: the capture holds the kernel's perf records as they are; this report "
+        "counts their samples per thread and process, counter values and losses, but has no "
+        "CPU time (no activity timeline), functions, call stacks or spans for it (use "
+        "record --framing gator for those)");
+    return out;
+}
+
+}  // namespace
+
+Result<Analysis> analyse_capture(const std::filesystem::path& dir, const AnalysisOptions& options) {
+    if (is_perf_capture(dir)) return analyse_perf(dir, options);
+    return analyse_gator(dir, options);
+}
+
+}  // namespace apcgate::daemon::analysis

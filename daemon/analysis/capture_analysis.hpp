@@ -1,0 +1,33 @@
+// `apcgate report`'s reading of a capture: one streaming pass over its frames, every event
+// handed to the accumulators (timeline accounting, span statistics, stack profile, counter
+// statistics), whose tables make the Report. Works for both framings: the v6.8 ("Gator") frames
+// are decoded and rebuilt into model events; a Perf-type capture gives samples, thread names,
+// counter values and losses, and the report's notes say what it cannot give.
+#pragma once
+
+#include <cstdint>
+#include <filesystem>
+#include <optional>
+
+#include "daemon/analysis/image_symbols.hpp"
+#include "daemon/analysis/report.hpp"
+#include "protocol/wire/result.hpp"
+
+namespace apcgate::daemon::analysis {
+
+struct AnalysisOptions {
+    SymbolOptions symbols;
+    std::optional<std::int32_t> pid;  // functions and stacks of this process only
+};
+
+struct Analysis {
+    Report report;
+    // The data stopped making sense here: the report holds what came before. Set for corrupt
+    // data; a final frame cut short (a killed recorder) is only a loss row.
+    std::optional<Error> data_error;
+};
+
+// Fails only when the directory, its captured.xml or its data file cannot be read at all.
+Result<Analysis> analyse_capture(const std::filesystem::path& dir, const AnalysisOptions& options);
+
+}  // namespace apcgate::daemon::analysis

@@ -1,0 +1,138 @@
+#include "daemon/analysis/span_statistics.hpp"
+
+#include <algorithm>
+
+#include "protocol/wire/overloaded.hpp"
+
+namespace apcgate::daemon::analysis {
+
+namespace {
+
+constexpr int kMarker = 0, kInstant = 1, kText = 2;
+constexpr const char* kKindNames[] = {"marker", "instant", "text"};
+
+bool is_argument_list(std::string_view args) {
+    if (args.empty()) return false;
+    for (const char c : args)
+        if (!((c >= '0' && c <= '9') || c == ',' || c == ' ' || c == '-')) return false;
+    return true;
+}
+
+std::string_view trim_end(std::string_view s) {
+    while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\n')) s.remove_suffix(1);
+    return s;
+}
+
+}  // namespace
+
+std::string_view span_name(std::string_view text) {
+    text = trim_end(text);
+    if (text.size() >= 3 && text.back() == ']') {
+        const auto open = text.rfind(" [");
+        if (open != std::string_view::npos &&
+            is_argument_list(text.substr(open + 2, text.size() - open - 3)))
+            text = trim_end(text.substr(0, open));
+    }
+    return text;
+}
+
+void SpanStatistics::annotation(const model::Annotation& a) {
+    std::visit(wire::Overloaded{
+                   [&](const model::StringAnnotation& s) {
+                       if (s.text.empty()) {
+                           close(s.channel, a.ts);
+                       } else {
+                           close(s.channel, a.ts);
+                           open(s.channel, a.ts, s.text);
+                       }
+                   },
+                   [&](const model::ChannelName& c) {
+                       if (c.name == "events") {
+                           event_channels_.insert(c.channel);
+                       } else {
+                           event_channels_.erase(c.channel);
+                       }
+                   },
+                   [&](const model::MarkerAnnotation& m) { instant(m.text, kMarker); },
+                   [&](const model::TextAnnotation& t) { instant(trim_end(t.text), kText); },
+                   [](const auto&) {},
+               },
+               a.body);
+}
+
+void SpanStatistics::open(std::int32_t channel, std::int64_t ts, std::string_view text) {
+    if (open_.size() >= kMaxOpen && !open_.contains(channel)) {
+        ++open_dropped_;
+        return;
+    }
+    open_[channel] = Open{span_names_.id(span_name(text)), ts};
+}
+
+void SpanStatistics::close(std::int32_t channel, std::int64_t ts) {
+    auto it = open_.find(channel);
+    if (it == open_.end()) return;
+    const Open o = it->second;
+    open_.erase(it);
+    if (ts == o.ts && event_channels_.contains(channel)) {
+        instant(span_names_.name(o.name), kInstant);
+        return;
+    }
+    if (o.name >= spans_.size()) spans_.resize(o.name + 1);
+    spans_[o.name].add(ts - o.ts);
+}
+
+void SpanStatistics::instant(std::string_view text, int kind) {
+    const std::uint32_t id = instant_names_.id(text);
+    ++instants_[(std::uint64_t(kind) << 32) | id];
+}
+
+void SpanStatistics::finish(std::int64_t end_ts) {
+    std::vector<std::int32_t> channels;
+    channels.reserve(open_.size());
+    for (const auto& [channel, o] : open_) channels.push_back(channel);
+    for (const std::int32_t c : channels) {
+        ++closed_at_end_;
+        close(c, std::max(end_ts, open_.at(c).ts));
+    }
+}
+
+void SpanStatistics::fill(Report& r) const {
+    for (std::size_t id = 0; id < spans_.size(); ++id) {
+        const DurationHistogram& h = spans_[id];
+        if (h.count() == 0) continue;
+        SpanRow row;
+        row.name = span_names_.name(static_cast<std::uint32_t>(id));
+        row.count = h.count();
+        row.total_ns = h.total();
+        row.min_ns = h.min();
+        row.median_ns = h.quantile(0.5);
+        row.p90_ns = h.quantile(0.9);
+        row.p99_ns = h.quantile(0.99);
+        row.max_ns = h.max();
+        r.spans.push_back(std::move(row));
+    }
+    std::sort(r.spans.begin(), r.spans.end(), [](const SpanRow& a, const SpanRow& b) {
+        return a.total_ns != b.total_ns ? a.total_ns > b.total_ns : a.name < b.name;
+    });
+    for (const auto& [key, n] : instants_) {
+        r.instants.push_back({instant_names_.name(static_cast<std::uint32_t>(key)),
+                              kKindNames[key >> 32], n});
+    }
+    std::sort(r.instants.begin(), r.instants.end(), [](const InstantRow& a, const InstantRow& b) {
+        if (a.count != b.count) return a.count > b.count;
+        return a.name != b.name ? a.name < b.name : a.kind < b.kind;
+    });
+    if (closed_at_end_ > 0)
+        r.losses.push_back({"spans_open_at_end", closed_at_end_,
+                            "spans still open when the capture ended, closed at its last timestamp"});
+    if (open_dropped_ > 0)
+        r.losses.push_back({"spans_not_followed", open_dropped_,
+                            "spans opened while " + std::to_string(kMaxOpen) +
+                                " channels were open at once: not counted"});
+    if (span_names_.overflowed() + instant_names_.overflowed() > 0)
+        r.losses.push_back({"names_folded", span_names_.overflowed() + instant_names_.overflowed(),
+                            "spans or instants past " + std::to_string(kMaxNames) +
+                                " distinct names, counted under (other spans)/(other instants)"});
+}
+
+}  // namespace apcgate::daemon::analysis

@@ -1,0 +1,61 @@
+// Spans and instants from the capture's annotations, as Streamline shows them: a non-empty
+// string annotation on a channel opens a span that lasts until the next annotation on that
+// channel (an empty one just closes it). Channel ids are unique in a capture (every converter
+// and the annotation forwarder number them so), so the open span is kept per channel.
+//   - The span's name is its text without trailing arguments: XRay's "f(long) [42, 7]" is
+//     "f(long)" (span_name()).
+//   - A zero-length span on a channel named "events" is an instant (the converters' one-off
+//     notes: XRay custom events, FXT instants); markers and Log-tab text lines are counted per
+//     name too.
+//   - Spans still open at the end are closed at the capture's last timestamp and counted.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <unordered_set>
+#include <vector>
+
+#include "daemon/analysis/duration_histogram.hpp"
+#include "daemon/analysis/name_table.hpp"
+#include "daemon/analysis/report.hpp"
+#include "protocol/model/event.hpp"
+
+namespace apcgate::daemon::analysis {
+
+// The span name of an annotation text: the text without a trailing " [ARGS]" whose ARGS are
+// numbers separated by ", " (what XRay's call_text appends), and without trailing blanks.
+std::string_view span_name(std::string_view text);
+
+class SpanStatistics {
+  public:
+    static constexpr std::size_t kMaxNames = 1u << 20;
+    static constexpr std::size_t kMaxOpen = 1u << 20;
+
+    void annotation(const model::Annotation& a);
+    // Closes what is still open at `end_ts`; call once, at the end.
+    void finish(std::int64_t end_ts);
+
+    void fill(Report& r) const;
+
+  private:
+    struct Open {
+        std::uint32_t name = 0;
+        std::int64_t ts = 0;
+    };
+    void open(std::int32_t channel, std::int64_t ts, std::string_view text);
+    void close(std::int32_t channel, std::int64_t ts);
+    void instant(std::string_view text, int kind);
+
+    NameTable span_names_{kMaxNames, "(other spans)"};
+    std::vector<DurationHistogram> spans_;  // by span name id
+    NameTable instant_names_{kMaxNames, "(other instants)"};
+    std::unordered_map<std::uint64_t, std::uint64_t> instants_;  // (kind << 32 | id) -> count
+    std::unordered_map<std::int32_t, Open> open_;                // channel -> open span
+    std::unordered_set<std::int32_t> event_channels_;            // channels named "events"
+    std::uint64_t closed_at_end_ = 0;
+    std::uint64_t open_dropped_ = 0;  // spans not followed: kMaxOpen channels open at once
+};
+
+}  // namespace apcgate::daemon::analysis

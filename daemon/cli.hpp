@@ -85,6 +85,16 @@ struct ReportOptions {
     bool folded = false;
 };
 
+struct DiffOptions {
+    std::filesystem::path before, after;
+    SymbolArgs symbols;
+    std::optional<std::int32_t> pid;
+    std::optional<std::size_t> top;
+    bool json = false;
+    bool csv = false;
+    std::vector<std::string> fail_if;  // --fail-if rules (analysis/fail_rule.hpp)
+};
+
 struct ConvertOptions {
     std::vector<std::string> inputs;  // PATH or fmt:PATH
     std::filesystem::path output;
@@ -121,5 +131,6 @@ int run_record(const RecordOptions& options);
 int run_convert(const ConvertOptions& options, std::ostream& out, std::ostream& err);
 int run_inspect(const InspectOptions& options, std::ostream& out, std::ostream& err);
 int run_report(const ReportOptions& options, std::ostream& out, std::ostream& err);
+int run_diff(const DiffOptions& options, std::ostream& out, std::ostream& err);
 
 }  // namespace apcgate::daemon

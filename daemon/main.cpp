@@ -58,7 +58,7 @@ void add_xray_symbols(CLI::App* app, std::vector<std::filesystem::path>& binarie
         ->allow_extra_args(false);
 }
 
-// --binary-dir, --sysroot, --debug-dir (report): where the capture's images are read.
+// --binary-dir, --sysroot, --debug-dir (report, diff): where the capture's images are read.
 void add_symbol_args(CLI::App* app, SymbolArgs& s) {
     app->add_option("--binary-dir", s.binary_dirs,
                     "Read a sampled image from DIR/BASENAME instead of the path the capture names "
@@ -220,6 +220,25 @@ int main(int argc, char** argv) {
     report_json->excludes(report_csv)->excludes(report_folded);
     report_csv->excludes(report_folded);
 
+    DiffOptions diff;
+    auto* diff_cmd = app.add_subcommand(
+        "diff", "Compare the reports of two captures; --fail-if RULE exits 5 when it trips (CI)");
+    diff_cmd->add_option("a", diff.before, "The first (baseline) .apc directory")->required();
+    diff_cmd->add_option("b", diff.after, "The second .apc directory")->required();
+    add_symbol_args(diff_cmd, diff.symbols);
+    diff_cmd->add_option("--pid", diff.pid, "Functions of this process only (in both captures)");
+    diff_cmd->add_option("--top", diff.top,
+                         "Rows per table (text: 20 by default; JSON and CSV: all by default)")
+        ->check(CLI::PositiveNumber);
+    auto* diff_json = diff_cmd->add_flag("--json", diff.json, "Print the comparison as JSON");
+    auto* diff_csv = diff_cmd->add_flag("--csv", diff.csv, "Print the comparison as CSV");
+    diff_json->excludes(diff_csv);
+    diff_cmd
+        ->add_option("--fail-if", diff.fail_if,
+                     "Exit 5 when this rule holds: SECTION[NAME].FIELD OP VALUE, e.g. "
+                     "'spans[main].total_ns > +10%' (repeatable; see apcgate-diff(1))")
+        ->allow_extra_args(false);
+
     ConvertOptions convert;
     auto* convert_cmd = app.add_subcommand(
         "convert",
@@ -251,6 +270,7 @@ int main(int argc, char** argv) {
     }
     if (*inspect_cmd) return run_inspect(inspect, std::cout, std::cerr);
     if (*report_cmd) return run_report(report, std::cout, std::cerr);
+    if (*diff_cmd) return run_diff(diff, std::cout, std::cerr);
     if (*convert_cmd) {
         setup_logging(convert.log_level);
         return run_convert(convert, std::cout, std::cerr);

@@ -141,7 +141,7 @@ std::string join(const std::set<std::string>& s) {
 TEST(ManPages, TheProgramHasTheSubcommandsThePagesDescribe) {
     const auto subs = subcommands();
     EXPECT_EQ(std::set<std::string>(subs.begin(), subs.end()),
-              (std::set<std::string>{"serve", "record", "inspect", "convert", "report"}));
+              (std::set<std::string>{"serve", "record", "inspect", "convert", "report", "diff"}));
 }
 
 // Each subcommand's --help and its page name the same long options, and so do `apcgate --help`
@@ -213,7 +213,7 @@ TEST(ManPages, TheMainPageListsEveryExitCode) {
     using namespace daemon;  // NOLINT(google-build-using-namespace): the codes' names
     for (const int c :
          {int{kExitOk}, int{kExitFailure}, int{kExitUsage}, int{kExitInvalidInput},
-          int{kExitOutputExists}, kExitSignalBase + SIGINT, kExitSignalBase + SIGTERM})
+          int{kExitOutputExists}, int{kExitRuleFailed}, kExitSignalBase + SIGINT, kExitSignalBase + SIGTERM})
         EXPECT_TRUE(documented.count(std::to_string(c))) << c;
 }
 

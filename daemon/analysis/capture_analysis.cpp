@@ -1,5 +1,8 @@
 #include "daemon/analysis/capture_analysis.hpp"
 
+#include <sys/mman.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <limits>
 
@@ -9,6 +12,7 @@
 #include "daemon/analysis/timeline_accounting.hpp"
 #include "daemon/capture_files.hpp"
 #include "daemon/perf_capture_summary.hpp"
+#include "protocol/apc/annotate_scan.hpp"
 #include "protocol/apc/capture_stream.hpp"
 #include "protocol/wire/overloaded.hpp"
 
@@ -98,6 +102,11 @@ class GatorAnalysis {
             e);
     }
 
+    void string_annotation(std::int64_t ts, std::int32_t channel, std::string_view text) {
+        time_.add(ts);
+        spans_.string_annotation(ts, channel, text);
+    }
+
     void finish(Report& r) {
         spans_.finish(time_.end());
         timeline_.finish(time_.end());
@@ -144,18 +153,64 @@ Result<Analysis> analyse_gator(const std::filesystem::path& dir, const AnalysisO
     apc::EventRebuilder rebuild;
     apc::CaptureSplitter splitter(files->data.bytes());
     const std::string data_path = files->data_path.string();
+    bool pending = false;  // the rebuilder holds part of an annotation
+    auto rebuilt = [&](Status s) {
+        if (!s.ok()) {
+            out.data_error = std::move(s).take_error().in_input(data_path);
+            return false;
+        }
+        for (const auto& e : rebuild.events()) analysis.event(e);
+        rebuild.events().clear();
+        pending = rebuild.pending_annotation_bytes() > 0;
+        return true;
+    };
+    // The data file is mapped: the pages already read are dropped as the pass goes on, so the
+    // resident memory stays what the tables need, not the capture's size.
+    const auto bytes = files->data.bytes();
+    const auto page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
+    std::size_t released = 0;
+    constexpr std::size_t kReleaseStep = 16u << 20;
     while (auto raw = splitter.next()) {
+        if (const std::size_t done = splitter.consumed() / page * page; done >= released + kReleaseStep) {
+            // NOLINTNEXTLINE(cppcoreguidelines-pro-type-const-cast): madvise takes void*
+            ::madvise(const_cast<std::uint8_t*>(bytes.data()) + released, done - released, MADV_DONTNEED);
+            released = done;
+        }
+        // Annotate frames, most of a converted trace, in place (annotate_scan.hpp): a message
+        // that is one whole string annotation goes straight to the span statistics, any other
+        // through the rebuilder, in order.
+        if (apc::frame_type_of(raw->body) == apc::FrameType::Annotate) {
+            bool failed = false;
+            const bool scanned = apc::scan_annotate_frame(
+                raw->body, raw->body_offset, [&](const apc::AnnotateView& v) {
+                    if (failed) return;
+                    if (!pending) {
+                        if (auto s = apc::whole_string_annotation(v.bytes)) {
+                            analysis.string_annotation(v.ts, s->channel, s->text);
+                            return;
+                        }
+                    }
+                    apc::DecodedFrame one;
+                    one.type = apc::FrameType::Annotate;
+                    one.offset = raw->body_offset;
+                    one.messages.push_back(
+                        {v.offset, apc::AnnotateMessage{v.core, v.tid, v.ts, {v.bytes.begin(), v.bytes.end()}}});
+                    failed = !rebuilt(rebuild.add(one));
+                });
+            if (failed) break;
+            if (scanned) continue;
+            // The frame does not decode: decode_frame says where and why.
+            auto frame = apc::decode_frame(raw->body, raw->body_offset);
+            out.data_error = frame ? Error::at("Annotate frame does not decode").in_input(data_path)
+                                   : std::move(frame).take_error().in_input(data_path);
+            break;
+        }
         auto frame = apc::decode_frame(raw->body, raw->body_offset);
         if (!frame) {
             out.data_error = std::move(frame).take_error().in_input(data_path);
             break;
         }
-        if (Status s = rebuild.add(*frame); !s.ok()) {
-            out.data_error = std::move(s).take_error().in_input(data_path);
-            break;
-        }
-        for (const auto& e : rebuild.events()) analysis.event(e);
-        rebuild.events().clear();
+        if (!rebuilt(rebuild.add(*frame))) break;
     }
     if (!out.data_error && splitter.error()) {
         if (splitter.end() == apc::StreamEnd::Truncated) {

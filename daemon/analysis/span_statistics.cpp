@@ -60,25 +60,52 @@ void SpanStatistics::annotation(const model::Annotation& a) {
                a.body);
 }
 
+SpanStatistics::Open* SpanStatistics::slot(std::int32_t channel, bool create) {
+    if (channel >= 0 && channel < kDenseChannels) {
+        const auto i = static_cast<std::size_t>(channel);
+        if (i >= dense_.size()) {
+            if (!create) return nullptr;
+            dense_.resize(i + 1);
+        }
+        return &dense_[i];
+    }
+    if (auto it = sparse_.find(channel); it != sparse_.end()) return &it->second;
+    if (!create || sparse_.size() >= kMaxOpen) return nullptr;
+    return &sparse_[channel];
+}
+
+// A channel mostly carries the same span again and again (a call depth of a loop): its last
+// name is compared before the table is asked.
+std::uint32_t SpanStatistics::name_id(Open& o, std::string_view text) {
+    const std::string_view name = span_name(text);
+    if (o.named && span_names_.name(o.name) == name) return o.name;
+    o.named = true;
+    return o.name = span_names_.id(name);
+}
+
 void SpanStatistics::open(std::int32_t channel, std::int64_t ts, std::string_view text) {
-    if (open_.size() >= kMaxOpen && !open_.contains(channel)) {
+    Open* o = slot(channel, true);
+    if (o == nullptr) {
         ++open_dropped_;
         return;
     }
-    open_[channel] = Open{span_names_.id(span_name(text)), ts};
+    name_id(*o, text);
+    o->ts = ts;
+    o->open = true;
+    ++open_count_;
 }
 
 void SpanStatistics::close(std::int32_t channel, std::int64_t ts) {
-    auto it = open_.find(channel);
-    if (it == open_.end()) return;
-    const Open o = it->second;
-    open_.erase(it);
-    if (ts == o.ts && event_channels_.contains(channel)) {
-        instant(span_names_.name(o.name), kInstant);
+    Open* o = slot(channel, false);
+    if (o == nullptr || !o->open) return;
+    o->open = false;
+    --open_count_;
+    if (ts == o->ts && event_channels_.contains(channel)) {
+        instant(span_names_.name(o->name), kInstant);
         return;
     }
-    if (o.name >= spans_.size()) spans_.resize(o.name + 1);
-    spans_[o.name].add(ts - o.ts);
+    if (o->name >= spans_.size()) spans_.resize(o->name + 1);
+    spans_[o->name].add(ts - o->ts);
 }
 
 void SpanStatistics::instant(std::string_view text, int kind) {
@@ -88,11 +115,13 @@ void SpanStatistics::instant(std::string_view text, int kind) {
 
 void SpanStatistics::finish(std::int64_t end_ts) {
     std::vector<std::int32_t> channels;
-    channels.reserve(open_.size());
-    for (const auto& [channel, o] : open_) channels.push_back(channel);
+    for (std::size_t c = 0; c < dense_.size(); ++c)
+        if (dense_[c].open) channels.push_back(static_cast<std::int32_t>(c));
+    for (const auto& [channel, o] : sparse_)
+        if (o.open) channels.push_back(channel);
     for (const std::int32_t c : channels) {
         ++closed_at_end_;
-        close(c, std::max(end_ts, open_.at(c).ts));
+        close(c, std::max(end_ts, slot(c, false)->ts));
     }
 }
 
@@ -127,8 +156,8 @@ void SpanStatistics::fill(Report& r) const {
                             "spans still open when the capture ended, closed at its last timestamp"});
     if (open_dropped_ > 0)
         r.losses.push_back({"spans_not_followed", open_dropped_,
-                            "spans opened while " + std::to_string(kMaxOpen) +
-                                " channels were open at once: not counted"});
+                            "spans on channels past " + std::to_string(kMaxOpen) +
+                                " sparse channel ids: not counted"});
     if (span_names_.overflowed() + instant_names_.overflowed() > 0)
         r.losses.push_back({"names_folded", span_names_.overflowed() + instant_names_.overflowed(),
                             "spans or instants past " + std::to_string(kMaxNames) +

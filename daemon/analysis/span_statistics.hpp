@@ -34,6 +34,12 @@ class SpanStatistics {
     static constexpr std::size_t kMaxOpen = 1u << 20;
 
     void annotation(const model::Annotation& a);
+    // A string annotation on `channel` (empty text: the end of the channel's span), as
+    // annotation() takes it, without the model event (the fast path of annotate_scan.hpp).
+    void string_annotation(std::int64_t ts, std::int32_t channel, std::string_view text) {
+        close(channel, ts);
+        if (!text.empty()) open(channel, ts, text);
+    }
     // Closes what is still open at `end_ts`; call once, at the end.
     void finish(std::int64_t end_ts);
 
@@ -43,7 +49,14 @@ class SpanStatistics {
     struct Open {
         std::uint32_t name = 0;
         std::int64_t ts = 0;
+        bool open = false;
+        bool named = false;         // `name` holds the channel's last span name
     };
+    // Channel ids are small and dense in practice (every writer numbers them from 1): those
+    // below kDenseChannels are kept in a vector, the rest in a map.
+    static constexpr std::int32_t kDenseChannels = 1 << 16;
+    Open* slot(std::int32_t channel, bool create);
+    std::uint32_t name_id(Open& o, std::string_view text);
     void open(std::int32_t channel, std::int64_t ts, std::string_view text);
     void close(std::int32_t channel, std::int64_t ts);
     void instant(std::string_view text, int kind);
@@ -52,7 +65,9 @@ class SpanStatistics {
     std::vector<DurationHistogram> spans_;  // by span name id
     NameTable instant_names_{kMaxNames, "(other instants)"};
     std::unordered_map<std::uint64_t, std::uint64_t> instants_;  // (kind << 32 | id) -> count
-    std::unordered_map<std::int32_t, Open> open_;                // channel -> open span
+    std::vector<Open> dense_;                                    // by channel
+    std::unordered_map<std::int32_t, Open> sparse_;              // other channels
+    std::size_t open_count_ = 0;
     std::unordered_set<std::int32_t> event_channels_;            // channels named "events"
     std::uint64_t closed_at_end_ = 0;
     std::uint64_t open_dropped_ = 0;  // spans not followed: kMaxOpen channels open at once

@@ -74,3 +74,44 @@ TEST(Diff, MalformedRuleIsAUsageError) {
 
 }  // namespace
 }  // namespace apcgate::analysis_test
+
+namespace apcgate::analysis_test {
+namespace {
+
+// report reads the common string annotations in place and every other annotation the general
+// way; mixed in one capture, each is counted once and in order.
+TEST(ReportAnnotations, ColouredAndPlainSpansAndMarkersMixed) {
+    const fs::path dir = temp_dir("mixed");
+    const fs::path xray = fs::path(APCGATE_TESTDATA_DIR) / "xray";
+    auto [crc, clog] = run_apcgate({"convert", (xray / "fdr-log-version-3.xray").string(), "--binary",
+                                    (xray / "elf64-sample-o2.bin").string(), "-o",
+                                    (dir / "like.apc").string()});
+    ASSERT_EQ(crc, 0) << clog;
+    std::vector<model::Event> events;
+    const model::Rgb red{255, 0, 0};
+    for (int i = 0; i < 5; ++i) {
+        const std::int64_t t = 1000 + i * 1000;
+        events.emplace_back(model::Annotation{t, 0, 1, model::StringAnnotation{1, red, "red [1]"}});
+        events.emplace_back(model::Annotation{t + 100, 0, 1, model::StringAnnotation{2, std::nullopt, "plain"}});
+        events.emplace_back(model::Annotation{t + 200, 0, 1, model::StringAnnotation{2, std::nullopt, {}}});
+        events.emplace_back(model::Annotation{t + 300, 0, 1, model::StringAnnotation{1, std::nullopt, {}}});
+        events.emplace_back(model::Annotation{t + 400, 0, 1, model::MarkerAnnotation{red, "mark"}});
+    }
+    write_capture(dir / "like.apc", dir / "mixed.apc", events);
+    auto [rc, text] = run_apcgate({"report", "--json", (dir / "mixed.apc").string()});
+    ASSERT_EQ(rc, 0) << text;
+    const auto j = nlohmann::json::parse(text.substr(text.find('{')));
+    ASSERT_EQ(j["spans"].size(), 2u) << j["spans"].dump();
+    EXPECT_EQ(j["spans"][0]["name"], "red");
+    EXPECT_EQ(j["spans"][0]["count"], 5);
+    EXPECT_EQ(j["spans"][0]["total_ns"], 1500);
+    EXPECT_EQ(j["spans"][1]["name"], "plain");
+    EXPECT_EQ(j["spans"][1]["count"], 5);
+    EXPECT_EQ(j["spans"][1]["total_ns"], 500);
+    ASSERT_EQ(j["instants"].size(), 1u);
+    EXPECT_EQ(j["instants"][0]["count"], 5);
+    EXPECT_TRUE(j["losses"].empty()) << j["losses"].dump();
+}
+
+}  // namespace
+}  // namespace apcgate::analysis_test

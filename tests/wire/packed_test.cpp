@@ -129,5 +129,49 @@ TEST(Packed, RejectsTruncationAndOverflow) {
     }
 }
 
+// Values read from within a longer buffer, as a frame's fields are: the reader's path for a
+// value with ten bytes left behind it gives what the general one gives, every width included.
+TEST(Packed, ReadsValuesFollowedByMoreBytes) {
+    std::vector<std::int64_t> values;
+    for (int shift = 0; shift < 63; ++shift) {
+        values.push_back(std::int64_t{1} << shift);
+        values.push_back(-(std::int64_t{1} << shift));
+        values.push_back((std::int64_t{1} << shift) - 1);
+    }
+    values.push_back(std::numeric_limits<std::int64_t>::max());
+    values.push_back(std::numeric_limits<std::int64_t>::min());
+    std::vector<std::uint8_t> bytes;
+    for (const auto v : values) ByteWriter(bytes).packed64(v);
+    ByteReader r(bytes);
+    for (const auto v : values) ASSERT_EQ(r.packed64("v"), v);
+    EXPECT_TRUE(r.at_end());
+    EXPECT_TRUE(r.ok());
+}
+
+TEST(Packed, RejectsOverflowFollowedByMoreBytes) {
+    {   // a bad 10th byte with bytes after it
+        std::vector<std::uint8_t> b(9, 0xFF);
+        b.push_back(0x01);
+        b.resize(20, 0);
+        ByteReader r(b);
+        r.packed64("v");
+        EXPECT_FALSE(r.ok());
+    }
+    {   // a 5-byte value too large for packed32, then more
+        auto bytes = pack64(std::int64_t{1} << 33);
+        bytes.resize(bytes.size() + 12, 0);
+        ByteReader r(bytes);
+        EXPECT_EQ(r.packed32("v"), 0);
+        EXPECT_FALSE(r.ok());
+        EXPECT_EQ(r.pos(), 0u);
+    }
+    {   // a packed32 of 6 bytes (a value that fits, padded with a sign byte), then more
+        const std::vector<std::uint8_t> b{0x81, 0x80, 0x80, 0x80, 0x80, 0x00, 0, 0, 0, 0, 0, 0};
+        ByteReader r(b);
+        r.packed32("v");
+        EXPECT_FALSE(r.ok());
+    }
+}
+
 }  // namespace
 }  // namespace apcgate::wire

@@ -92,14 +92,12 @@ void SpanStatistics::open(std::int32_t channel, std::int64_t ts, std::string_vie
     name_id(*o, text);
     o->ts = ts;
     o->open = true;
-    ++open_count_;
 }
 
 void SpanStatistics::close(std::int32_t channel, std::int64_t ts) {
     Open* o = slot(channel, false);
     if (o == nullptr || !o->open) return;
     o->open = false;
-    --open_count_;
     if (ts == o->ts && event_channels_.contains(channel)) {
         instant(span_names_.name(o->name), kInstant);
         return;

@@ -31,7 +31,7 @@ std::string_view span_name(std::string_view text);
 class SpanStatistics {
   public:
     static constexpr std::size_t kMaxNames = 1u << 20;
-    static constexpr std::size_t kMaxOpen = 1u << 20;
+    static constexpr std::size_t kMaxOpen = 1u << 20;  // channels with ids past the dense range
 
     void annotation(const model::Annotation& a);
     // A string annotation on `channel` (empty text: the end of the channel's span), as
@@ -67,10 +67,9 @@ class SpanStatistics {
     std::unordered_map<std::uint64_t, std::uint64_t> instants_;  // (kind << 32 | id) -> count
     std::vector<Open> dense_;                                    // by channel
     std::unordered_map<std::int32_t, Open> sparse_;              // other channels
-    std::size_t open_count_ = 0;
     std::unordered_set<std::int32_t> event_channels_;            // channels named "events"
     std::uint64_t closed_at_end_ = 0;
-    std::uint64_t open_dropped_ = 0;  // spans not followed: kMaxOpen channels open at once
+    std::uint64_t open_dropped_ = 0;  // spans not followed: past kMaxOpen sparse channels
 };
 
 }  // namespace apcgate::daemon::analysis

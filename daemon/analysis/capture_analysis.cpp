@@ -153,7 +153,7 @@ Result<Analysis> analyse_gator(const std::filesystem::path& dir, const AnalysisO
     apc::EventRebuilder rebuild;
     apc::CaptureSplitter splitter(files->data.bytes());
     const std::string data_path = files->data_path.string();
-    bool pending = false;  // the rebuilder holds part of an annotation
+    bool partial = false;  // the rebuilder holds part of an annotation
     auto rebuilt = [&](Status s) {
         if (!s.ok()) {
             out.data_error = std::move(s).take_error().in_input(data_path);
@@ -161,7 +161,7 @@ Result<Analysis> analyse_gator(const std::filesystem::path& dir, const AnalysisO
         }
         for (const auto& e : rebuild.events()) analysis.event(e);
         rebuild.events().clear();
-        pending = rebuild.pending_annotation_bytes() > 0;
+        partial = rebuild.pending_annotation_bytes() > 0;
         return true;
     };
     // The data file is mapped: the pages already read are dropped as the pass goes on, so the
@@ -184,7 +184,7 @@ Result<Analysis> analyse_gator(const std::filesystem::path& dir, const AnalysisO
             const bool scanned = apc::scan_annotate_frame(
                 raw->body, raw->body_offset, [&](const apc::AnnotateView& v) {
                     if (failed) return;
-                    if (!pending) {
+                    if (!partial) {
                         if (auto s = apc::whole_string_annotation(v.bytes)) {
                             analysis.string_annotation(v.ts, s->channel, s->text);
                             return;

@@ -20,12 +20,6 @@ model::Annotation channel_name(std::int32_t channel, std::string name) {
     return model::Annotation{0, 0, 1, model::ChannelName{channel, 1, std::move(name)}};
 }
 
-const SpanRow* span(const Report& r, const std::string& name) {
-    for (const auto& s : r.spans)
-        if (s.name == name) return &s;
-    return nullptr;
-}
-
 TEST(SpanName, DropsXRayArgumentsOnly) {
     EXPECT_EQ(span_name("with_arg(long) [42]"), "with_arg(long)");
     EXPECT_EQ(span_name("f(int, long) [1, -2, 3]"), "f(int, long)");

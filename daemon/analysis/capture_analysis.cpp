@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <limits>
 
+#include "daemon/analysis/connection_annotations.hpp"
 #include "daemon/analysis/counter_statistics.hpp"
 #include "daemon/analysis/span_statistics.hpp"
 #include "daemon/analysis/stack_profile.hpp"
@@ -96,11 +97,14 @@ class GatorAnalysis {
                 },
                 [&](const model::CookieName& c) { symbols_.name_cookie(c.cookie, c.name); },
                 [&](const model::Idle& i) { time_.add(i.ts); },
-                [&](const model::ExternalData& x) { external_bytes_ += x.bytes.size(); },
+                [&](const model::ExternalData& x) { connections_.data(x.id, x.bytes); },
+                [&](const model::ExternalDisconnect& x) { connections_.disconnect(x.id); },
                 [](const auto&) {},
             },
             e);
     }
+
+    void summary(const apc::SummaryMessage& s) { connections_.clock_zero(s.monotonic_delta_ns); }
 
     void string_annotation(std::int64_t ts, std::int32_t channel, std::string_view text) {
         time_.add(ts);
@@ -125,10 +129,7 @@ class GatorAnalysis {
         for (const auto& image : symbols_.unreadable())
             r.notes.push_back("cannot read the symbols of " + image +
                               " (its functions are shown as offsets; see --binary-dir, --sysroot)");
-        if (external_bytes_ > 0)
-            r.notes.push_back(std::to_string(external_bytes_) +
-                              " bytes of External frames (annotations forwarded as Arm's "
-                              "annotation library sent them) are not analysed");
+        connections_.fill(r);
     }
 
   private:
@@ -137,9 +138,9 @@ class GatorAnalysis {
     CounterStatistics counters_;
     TimelineAccounting timeline_;
     SpanStatistics spans_;
+    ConnectionAnnotations connections_{spans_};
     TimeRange time_;
     std::uint64_t samples_ = 0;
-    std::uint64_t external_bytes_ = 0;
 };
 
 Result<Analysis> analyse_gator(const std::filesystem::path& dir, const AnalysisOptions& options) {
@@ -209,6 +210,10 @@ Result<Analysis> analyse_gator(const std::filesystem::path& dir, const AnalysisO
         if (!frame) {
             out.data_error = std::move(frame).take_error().in_input(data_path);
             break;
+        }
+        if (frame->type == apc::FrameType::Summary) {
+            for (const auto& m : frame->messages)
+                if (const auto* s = std::get_if<apc::SummaryMessage>(&m.body)) analysis.summary(*s);
         }
         if (!rebuilt(rebuild.add(*frame))) break;
     }

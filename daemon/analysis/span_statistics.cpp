@@ -39,12 +39,7 @@ std::string_view span_name(std::string_view text) {
 void SpanStatistics::annotation(const model::Annotation& a) {
     std::visit(wire::Overloaded{
                    [&](const model::StringAnnotation& s) {
-                       if (s.text.empty()) {
-                           close(s.channel, a.ts);
-                       } else {
-                           close(s.channel, a.ts);
-                           open(s.channel, a.ts, s.text);
-                       }
+                       string_annotation(a.ts, s.channel, s.text);
                    },
                    [&](const model::ChannelName& c) {
                        if (c.name == "events") {
@@ -74,17 +69,24 @@ SpanStatistics::Open* SpanStatistics::slot(std::int32_t channel, bool create) {
     return &sparse_[channel];
 }
 
+// Names are short: a loop compares them faster than the library's memcmp call.
+static bool same_name(std::string_view a, std::string_view b) {
+    if (a.size() != b.size()) return false;
+    for (std::size_t i = 0; i < a.size(); ++i)
+        if (a[i] != b[i]) return false;
+    return true;
+}
+
 // A channel mostly carries the same span again and again (a call depth of a loop): its last
 // name is compared before the table is asked.
 std::uint32_t SpanStatistics::name_id(Open& o, std::string_view text) {
     const std::string_view name = span_name(text);
-    if (o.named && span_names_.name(o.name) == name) return o.name;
+    if (o.named && same_name(span_names_.name(o.name), name)) return o.name;
     o.named = true;
     return o.name = span_names_.id(name);
 }
 
-void SpanStatistics::open(std::int32_t channel, std::int64_t ts, std::string_view text) {
-    Open* o = slot(channel, true);
+void SpanStatistics::open(Open* o, std::int64_t ts, std::string_view text) {
     if (o == nullptr) {
         ++open_dropped_;
         return;
@@ -94,16 +96,29 @@ void SpanStatistics::open(std::int32_t channel, std::int64_t ts, std::string_vie
     o->open = true;
 }
 
-void SpanStatistics::close(std::int32_t channel, std::int64_t ts) {
-    Open* o = slot(channel, false);
+void SpanStatistics::close(Open* o, std::int32_t channel, std::int64_t ts) {
     if (o == nullptr || !o->open) return;
     o->open = false;
-    if (ts == o->ts && event_channels_.contains(channel)) {
+    if (ts == o->ts && channel >= 0 && event_channels_.contains(channel)) {
         instant(span_names_.name(o->name), kInstant);
         return;
     }
     if (o->name >= spans_.size()) spans_.resize(o->name + 1);
     spans_[o->name].add(ts - o->ts);
+}
+
+void SpanStatistics::connection_annotation(std::int32_t connection, std::int64_t ts,
+                                           std::int32_t channel, std::string_view text) {
+    const std::uint64_t key =
+        (std::uint64_t{static_cast<std::uint32_t>(connection)} << 32) | static_cast<std::uint32_t>(channel);
+    Open* o = nullptr;
+    if (auto it = connections_.find(key); it != connections_.end()) {
+        o = &it->second;
+    } else if (!text.empty() && connections_.size() < kMaxOpen) {
+        o = &connections_[key];
+    }
+    close(o, -1, ts);
+    if (!text.empty()) open(o, ts, text);
 }
 
 void SpanStatistics::instant(std::string_view text, int kind) {
@@ -119,7 +134,13 @@ void SpanStatistics::finish(std::int64_t end_ts) {
         if (o.open) channels.push_back(channel);
     for (const std::int32_t c : channels) {
         ++closed_at_end_;
-        close(c, std::max(end_ts, slot(c, false)->ts));
+        Open* o = slot(c, false);
+        close(o, c, std::max(end_ts, o->ts));
+    }
+    for (auto& [key, o] : connections_) {
+        if (!o.open) continue;
+        ++closed_at_end_;
+        close(&o, -1, std::max(end_ts, o.ts));
     }
 }
 

@@ -37,9 +37,15 @@ class SpanStatistics {
     // A string annotation on `channel` (empty text: the end of the channel's span), as
     // annotation() takes it, without the model event (the fast path of annotate_scan.hpp).
     void string_annotation(std::int64_t ts, std::int32_t channel, std::string_view text) {
-        close(channel, ts);
-        if (!text.empty()) open(channel, ts, text);
+        Open* o = slot(channel, !text.empty());
+        close(o, channel, ts);
+        if (!text.empty()) open(o, ts, text);
     }
+    // The same for a channel of an application's annotation connection (External frames):
+    // such channels are numbered per connection, so they are kept apart from the capture's.
+    void connection_annotation(std::int32_t connection, std::int64_t ts, std::int32_t channel,
+                               std::string_view text);
+    void marker(std::string_view text) { instant(text, 0); }
     // Closes what is still open at `end_ts`; call once, at the end.
     void finish(std::int64_t end_ts);
 
@@ -57,8 +63,9 @@ class SpanStatistics {
     static constexpr std::int32_t kDenseChannels = 1 << 16;
     Open* slot(std::int32_t channel, bool create);
     std::uint32_t name_id(Open& o, std::string_view text);
-    void open(std::int32_t channel, std::int64_t ts, std::string_view text);
-    void close(std::int32_t channel, std::int64_t ts);
+    void open(Open* o, std::int64_t ts, std::string_view text);
+    // `channel`: the capture's channel id, for instants on "events" channels (-1: none).
+    void close(Open* o, std::int32_t channel, std::int64_t ts);
     void instant(std::string_view text, int kind);
 
     NameTable span_names_{kMaxNames, "(other spans)"};
@@ -67,6 +74,7 @@ class SpanStatistics {
     std::unordered_map<std::uint64_t, std::uint64_t> instants_;  // (kind << 32 | id) -> count
     std::vector<Open> dense_;                                    // by channel
     std::unordered_map<std::int32_t, Open> sparse_;              // other channels
+    std::unordered_map<std::uint64_t, Open> connections_;        // (connection, channel)
     std::unordered_set<std::int32_t> event_channels_;            // channels named "events"
     std::uint64_t closed_at_end_ = 0;
     std::uint64_t open_dropped_ = 0;  // spans not followed: past kMaxOpen sparse channels

@@ -5,6 +5,7 @@
 #include <nlohmann/json.hpp>
 
 #include "daemon_process.hpp"
+#include "protocol/wire/byte_writer.hpp"
 #include "synthetic_capture.hpp"
 
 namespace apcgate::analysis_test {
@@ -111,6 +112,92 @@ TEST(ReportAnnotations, ColouredAndPlainSpansAndMarkersMixed) {
     ASSERT_EQ(j["instants"].size(), 1u);
     EXPECT_EQ(j["instants"][0]["count"], 5);
     EXPECT_TRUE(j["losses"].empty()) << j["losses"].dump();
+}
+
+}  // namespace
+}  // namespace apcgate::analysis_test
+
+namespace apcgate::analysis_test {
+namespace {
+
+// One connection of Arm's annotation library as a live capture forwards it (External frames):
+// the handshake, then [code u8][length u32 LE][payload] messages.
+class Connection {
+  public:
+    explicit Connection(std::uint32_t tid) {
+        const std::string magic = "ANNOTATE 5\n";
+        bytes.insert(bytes.end(), magic.begin(), magic.end());
+        u32(tid);
+        u32(tid);
+        bytes.push_back(0);
+    }
+    void string(std::int64_t time, std::int32_t channel, const std::string& text) {
+        std::vector<std::uint8_t> payload;
+        wire::ByteWriter w(payload);
+        w.packed64(time);
+        w.packed32(channel);
+        payload.insert(payload.end(), text.begin(), text.end());
+        message(0x01, payload);
+    }
+    void marker(std::int64_t time, const std::string& text) {
+        std::vector<std::uint8_t> payload;
+        wire::ByteWriter(payload).packed64(time);
+        payload.insert(payload.end(), text.begin(), text.end());
+        message(0x06, payload);
+    }
+    void message(std::uint8_t code, const std::vector<std::uint8_t>& payload) {
+        bytes.push_back(code);
+        u32(static_cast<std::uint32_t>(payload.size()));
+        bytes.insert(bytes.end(), payload.begin(), payload.end());
+    }
+    std::vector<std::uint8_t> bytes;
+
+  private:
+    void u32(std::uint32_t v) {
+        for (int i = 0; i < 4; ++i) bytes.push_back(static_cast<std::uint8_t>(v >> (8 * i)));
+    }
+};
+
+// Application spans of live captures come in External frames: each connection's channels are
+// its own, streams split anywhere are joined, markers are counted, and a connection that breaks
+// the protocol is a loss, not a failure.
+TEST(ReportAnnotations, ApplicationSpansFromAnnotationConnections) {
+    const fs::path dir = temp_dir("connections");
+    const fs::path xray = fs::path(APCGATE_TESTDATA_DIR) / "xray";
+    auto [crc, clog] = run_apcgate({"convert", (xray / "fdr-log-version-3.xray").string(), "--binary",
+                                    (xray / "elf64-sample-o2.bin").string(), "-o",
+                                    (dir / "like.apc").string()});
+    ASSERT_EQ(crc, 0) << clog;
+    Connection a(100), b(101), bad(102);
+    a.string(1000, 1, "request");
+    b.string(2000, 1, "other");  // the same channel number on another connection
+    b.string(2500, 1, "");
+    a.string(4000, 1, "");
+    a.marker(4500, "boot");
+    a.string(5000, 1, "request");
+    a.string(6000, 1, "");
+    bad.message(0x7e, {1, 2, 3});  // no such message code
+    std::vector<model::Event> events;
+    const std::size_t half = a.bytes.size() / 2 + 3;  // mid-message
+    events.emplace_back(model::ExternalData{10, 3, {a.bytes.begin(), a.bytes.begin() + static_cast<std::ptrdiff_t>(half)}});
+    events.emplace_back(model::ExternalData{20, 4, b.bytes});
+    events.emplace_back(model::ExternalData{30, 3, {a.bytes.begin() + static_cast<std::ptrdiff_t>(half), a.bytes.end()}});
+    events.emplace_back(model::ExternalData{40, 5, bad.bytes});
+    events.emplace_back(model::ExternalDisconnect{50, 3});
+    write_capture(dir / "like.apc", dir / "live.apc", events);
+    auto [rc, text] = run_apcgate({"report", "--json", (dir / "live.apc").string()});
+    ASSERT_EQ(rc, 0) << text;
+    const auto j = nlohmann::json::parse(text.substr(text.find('{')));
+    ASSERT_EQ(j["spans"].size(), 2u) << j["spans"].dump();
+    EXPECT_EQ(j["spans"][0]["name"], "request");
+    EXPECT_EQ(j["spans"][0]["count"], 2);
+    EXPECT_EQ(j["spans"][0]["total_ns"], 4000);
+    EXPECT_EQ(j["spans"][1]["name"], "other");
+    EXPECT_EQ(j["spans"][1]["total_ns"], 500);
+    ASSERT_EQ(j["instants"].size(), 1u);
+    EXPECT_EQ(j["instants"][0]["name"], "boot");
+    ASSERT_EQ(j["losses"].size(), 1u) << j["losses"].dump();
+    EXPECT_EQ(j["losses"][0]["what"], "annotation_connections_broken");
 }
 
 }  // namespace

@@ -1,0 +1,54 @@
+#include "daemon/analysis/connection_annotations.hpp"
+
+#include "collectors/annotate/message_parser.hpp"
+
+namespace apcgate::daemon::analysis {
+
+void ConnectionAnnotations::data(std::int32_t id, std::span<const std::uint8_t> bytes) {
+    auto it = open_.find(id);
+    if (it == open_.end()) {
+        if (open_.size() >= kMaxConnections) {
+            not_followed_ += bytes.size();
+            return;
+        }
+        it = open_.emplace(id, std::make_unique<Connection>()).first;
+        it->second->serial = next_serial_++;
+    }
+    Connection& c = *it->second;
+    if (c.failed) return;
+    while (auto token = c.tokens.next(bytes)) {
+        const auto* m = std::get_if<collectors::annotate::MessageRecord>(&*token);
+        if (m == nullptr) continue;  // the handshake, a visual's image bytes
+        auto parsed = collectors::annotate::parse_message(*m);
+        if (!parsed) {
+            c.failed = true;
+            ++broken_;
+            return;
+        }
+        ++messages_;
+        if (const auto* s = std::get_if<collectors::annotate::StringMsg>(&*parsed)) {
+            spans_.connection_annotation(c.serial, s->time - zero_, s->channel, s->text);
+        } else if (const auto* mk = std::get_if<collectors::annotate::MarkerMsg>(&*parsed)) {
+            spans_.marker(mk->text);
+        }
+    }
+    if (c.tokens.error()) {
+        c.failed = true;
+        ++broken_;
+    }
+}
+
+void ConnectionAnnotations::disconnect(std::int32_t id) { open_.erase(id); }
+
+void ConnectionAnnotations::fill(Report& r) const {
+    if (broken_ > 0)
+        r.losses.push_back({"annotation_connections_broken", broken_,
+                            "application annotation connections whose bytes break the "
+                            "annotation protocol: the rest of each was skipped"});
+    if (not_followed_ > 0)
+        r.losses.push_back({"annotation_bytes_not_followed", not_followed_,
+                            "bytes of annotation connections past " +
+                                std::to_string(kMaxConnections) + " open at once: skipped"});
+}
+
+}  // namespace apcgate::daemon::analysis

@@ -8,6 +8,7 @@
 
 #include "daemon/analysis/connection_annotations.hpp"
 #include "daemon/analysis/counter_statistics.hpp"
+#include "daemon/analysis/perf_samples.hpp"
 #include "daemon/analysis/span_statistics.hpp"
 #include "daemon/analysis/stack_profile.hpp"
 #include "daemon/analysis/timeline_accounting.hpp"
@@ -235,11 +236,14 @@ Result<Analysis> analyse_gator(const std::filesystem::path& dir, const AnalysisO
 
 Result<Analysis> analyse_perf(const std::filesystem::path& dir, const AnalysisOptions& options) {
     TimelineAccounting timeline;
+    ImageSymbols symbols(options.symbols);
+    StackProfile stacks(symbols, options.pid);
+    PerfSamples perf_samples(symbols, stacks);
     std::uint64_t samples = 0;
     auto on_record = [&](const perf_framing::RecordView& v) {
         const perf_framing::PerfRecord& rec = *v.record;
+        perf_samples.record(v);
         if (rec.header.type != 9 /* PERF_RECORD_SAMPLE */ || !rec.tid) return;
-        if (options.pid && rec.pid && static_cast<std::int32_t>(*rec.pid) != *options.pid) return;
         ++samples;
         timeline.sample(rec.pid ? static_cast<std::int32_t>(*rec.pid) : -1,
                         static_cast<std::int32_t>(*rec.tid));
@@ -255,6 +259,10 @@ Result<Analysis> analyse_perf(const std::filesystem::path& dir, const AnalysisOp
     r.samples = samples;
     for (const auto& [tid, name] : t.threads) timeline.name_thread(tid, name, true);
     timeline.fill(r);
+    stacks.fill(r);
+    for (const auto& image : symbols.unreadable())
+        r.notes.push_back("cannot read the symbols of " + image +
+                          " (its functions are shown as offsets; see --binary-dir, --sysroot)");
     CounterStatistics counters(summary->captured.counters, read_events(dir));
     for (const auto& [key, kv] : t.counter_values)
         counters.values(key, kv.values, kv.min, kv.max, std::nullopt);
@@ -276,9 +284,10 @@ Result<Analysis> analyse_perf(const std::filesystem::path& dir, const AnalysisOp
     }
     r.notes.emplace_back(
         "Perf framing: the capture holds the kernel's perf records as they are; this report "
-        "counts their samples per thread and process, counter values and losses, but has no "
-        "CPU time (no activity timeline), functions, call stacks or spans for it (use "
-        "record --framing gator for those)");
+        "has their samples per thread and process, functions and call stacks (addresses of "
+        "processes that were running before the capture began, whose mappings only the MAPS "
+        "text holds, are [unknown]), counter values and losses, but no CPU time (no activity "
+        "timeline) and no spans (use record --framing gator for those)");
     return out;
 }
 

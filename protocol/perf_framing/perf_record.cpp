@@ -71,7 +71,9 @@ void read_sample(wire::ByteReader& r, const PerfAttr& a, PerfRecord& out) {
     if (t & PERF_SAMPLE_READ) read_values(r, a.read_format, out.reads);
     if (t & PERF_SAMPLE_CALLCHAIN) {
         out.callchain_depth = r.u64("callchain nr");
+        const std::size_t at = r.pos();
         skip_words(r, out.callchain_depth, "callchain ips");
+        if (r.ok()) out.callchain = r.data().subspan(at, r.pos() - at);
     }
     if (t & PERF_SAMPLE_RAW) {
         const std::uint32_t n = r.u32("raw size");
@@ -147,7 +149,7 @@ void read_body(wire::ByteReader& r, const PerfAttr& a, PerfRecord& out) {
     switch (out.header.type) {
         case PERF_RECORD_MMAP:
             out.body_pid = r.u32("pid"), out.body_tid = r.u32("tid");
-            r.u64("addr"), r.u64("len"), r.u64("pgoff");
+            out.map_addr = r.u64("addr"), out.map_len = r.u64("len"), out.map_pgoff = r.u64("pgoff");
             read_padded_text(r, trailer, out, "filename");
             break;
         case PERF_RECORD_LOST:
@@ -174,7 +176,7 @@ void read_body(wire::ByteReader& r, const PerfAttr& a, PerfRecord& out) {
             break;
         case PERF_RECORD_MMAP2:
             out.body_pid = r.u32("pid"), out.body_tid = r.u32("tid");
-            r.u64("addr"), r.u64("len"), r.u64("pgoff");
+            out.map_addr = r.u64("addr"), out.map_len = r.u64("len"), out.map_pgoff = r.u64("pgoff");
             r.skip(24, "device/inode or build id");
             r.u32("prot"), r.u32("flags");
             read_padded_text(r, trailer, out, "filename");

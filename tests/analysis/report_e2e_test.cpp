@@ -121,9 +121,10 @@ TEST(ReportXRay, SpanCountsAndSharesMatchLlvmXrayAccount) {
     }
 }
 
-// The same on logs clang-14's XRay runtime writes during the test (3 threads, every call kept),
-// in FDR mode (llvm-xray 14's account stops at the first record of a basic-mode log whose
-// threads' records interleave, so that mode has nothing to compare with).
+// The same on a log clang-14's XRay runtime writes during the test (every call kept), in FDR
+// mode and with one worker thread: llvm-xray 14's account stops with "Error processing record"
+// on some logs whose threads' records interleave (basic mode always, FDR mode now and then),
+// which would leave nothing to compare with.
 TEST(ReportXRay, GeneratedLogsMatchLlvmXrayAccount) {
     if (llvm_xray().empty()) GTEST_SKIP() << "llvm-xray-14 not installed";
     auto w = xray_test::workload(false);
@@ -131,7 +132,7 @@ TEST(ReportXRay, GeneratedLogsMatchLlvmXrayAccount) {
     for (const char* mode : {"xray-fdr"}) {
         SCOPED_TRACE(mode);
         std::string error;
-        const auto log = xray_test::run_workload(*w, std::string("report-") + mode, mode, 3, 20,
+        const auto log = xray_test::run_workload(*w, std::string("report-") + mode, mode, 1, 50,
                                                  "func_duration_threshold_us=0", "", &error);
         ASSERT_FALSE(log.empty()) << error;
         const fs::path out = temp_dir("xray-generated") / "run.apc";
@@ -211,7 +212,7 @@ TEST(ReportLive, TheFunctionThatBurnsCpuIsTheHottest) {
     EXPECT_NE(csv.find("\nfunctions,apcgate_test_burn,"), std::string::npos);
 }
 
-TEST(ReportLive, PerfFramingCaptureIsReportedWithWhatItLacksSaid) {
+TEST(ReportLive, PerfFramingCaptureHasTheHottestFunctionAndSaysWhatItLacks) {
     const fs::path out = temp_dir("perf-report") / "burn.apc";
     auto [rrc, rlog] = run_apcgate({"record", "--framing", "perf", "-o", out.string(),
                                     "--log-level", "warn", "--", PERF_WORKLOAD, "burn", "500"},
@@ -222,11 +223,15 @@ TEST(ReportLive, PerfFramingCaptureIsReportedWithWhatItLacksSaid) {
     const auto j = json_of(text);
     EXPECT_EQ(j["framing"], "perf");
     EXPECT_GT(j["samples"].get<std::uint64_t>(), 0u);
-    ASSERT_FALSE(j["notes"].empty());
-    EXPECT_NE(j["notes"][0].get<std::string>().find("Perf framing"), std::string::npos);
+    bool said = false;
+    for (const auto& n : j["notes"]) said = said || n.get<std::string>().find("Perf framing") == 0;
+    EXPECT_TRUE(said) << j["notes"].dump(1);
     bool burner = false;
     for (const auto& t : j["threads"]) burner = burner || (t["name"] == "burner" && t["samples"] > 0);
     EXPECT_TRUE(burner) << j["threads"].dump(1);
+    // The samples' callchains resolve through the MMAP2 records of the exec'd program.
+    ASSERT_FALSE(j["functions"].empty()) << text;
+    EXPECT_EQ(j["functions"][0]["name"], "apcgate_test_burn") << j["functions"].dump(1);
     auto [trc, table] = run_apcgate({"report", out.string()});
     EXPECT_EQ(trc, 0) << table;
 }

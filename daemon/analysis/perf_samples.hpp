@@ -1,0 +1,53 @@
+// The CPU samples of a Perf-framing capture as call stacks: its PERF_DATA frames hold the
+// kernel's own records, so a sample's callchain is raw instruction addresses. The MMAP and
+// MMAP2 records say which file each address range of a process maps (ip - addr + pgoff is the
+// file offset the image's symbols resolve, as for a Backtrace frame); a FORK gives the child a
+// copy of its parent's mappings. Kernel addresses are [kernel]; an address no mapping covers (a
+// process that was running before the capture began: its mappings are in the PERF_ATTRS MAPS
+// text, which is not read here) is [unknown]. Mappings are bounded per process and in number of
+// processes.
+#pragma once
+
+#include <cstdint>
+#include <map>
+#include <string>
+#include <unordered_map>
+
+#include "daemon/analysis/image_symbols.hpp"
+#include "daemon/analysis/stack_profile.hpp"
+#include "protocol/perf_framing/capture_check.hpp"
+
+namespace apcgate::daemon::analysis {
+
+class PerfSamples {
+  public:
+    static constexpr std::size_t kMaxMappings = 1u << 16;  // per process
+    static constexpr std::size_t kMaxProcesses = 1u << 16;
+
+    PerfSamples(ImageSymbols& symbols, StackProfile& stacks) : symbols_(symbols), stacks_(stacks) {}
+
+    void record(const perf_framing::RecordView& v);
+    [[nodiscard]] std::uint64_t unresolved_frames() const { return unresolved_; }
+
+  private:
+    struct Mapping {
+        std::uint64_t end = 0;
+        std::uint64_t pgoff = 0;
+        std::int32_t cookie = -1;
+    };
+    using Space = std::map<std::uint64_t, Mapping>;  // by start
+
+    void map(std::uint32_t pid, std::uint64_t addr, std::uint64_t len, std::uint64_t pgoff,
+             std::string_view path);
+    void sample(const perf_framing::PerfRecord& r);
+    model::StackFrame frame(const Space* space, bool kernel, std::uint64_t ip);
+
+    ImageSymbols& symbols_;
+    StackProfile& stacks_;
+    std::unordered_map<std::uint32_t, Space> spaces_;
+    std::unordered_map<std::string, std::int32_t> cookies_;  // image path -> its cookie
+    std::uint64_t unresolved_ = 0;
+    model::Backtrace scratch_;
+};
+
+}  // namespace apcgate::daemon::analysis

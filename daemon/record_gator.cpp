@@ -1,14 +1,11 @@
 #include <spdlog/spdlog.h>
 
 #include <asio/io_context.hpp>
-#include <asio/signal_set.hpp>
-#include <asio/steady_timer.hpp>
-#include <csignal>
 
 #include "daemon/exit_codes.hpp"
-#include "daemon/interrupt_flag.hpp"
 #include "daemon/live_capture.hpp"
 #include "daemon/record_loop.hpp"
+#include "daemon/record_watch.hpp"
 
 namespace apcgate::daemon {
 
@@ -17,44 +14,16 @@ int record_gator_framing(const RecordOptions& o, CaptureService& service,
                          const model::CaptureCounters& counters, ApcDirectory& sink,
                          const RecordCommandHooks& command) {
     asio::io_context io(1);
-    asio::signal_set signals(io, SIGINT, SIGTERM, SIGCHLD);
-    asio::steady_timer followed(io);  // --pid: notices when the processes are gone
+    RecordWatch watch(io, o, command);
     auto started = service.start_capture(io.get_executor(), settings, counters, sink,
-                                         [&](const std::string&) {
-                                             std::error_code ec;
-                                             signals.cancel(ec);
-                                             followed.cancel();
-                                         });
+                                         [&](const std::string&) { watch.cancel(); });
     if (!started) {
         spdlog::error("{}", started.error().to_string());
         return kExitFailure;
     }
     const std::shared_ptr<LiveCapture> capture = std::move(started).value();
-    std::function<void(const std::error_code&, int)> on_signal = [&](const std::error_code& ec,
-                                                                     int sig) {
-        if (ec || !capture->running()) return;
-        if (sig != SIGCHLD) return capture->stop(stop_reason(sig));
-        if (command.exited()) return capture->stop("command exited");
-        signals.async_wait(on_signal);
-    };
-    signals.async_wait(on_signal);
-    // --pid processes are not our children: no SIGCHLD says when they are gone.
-    std::function<void(const std::error_code&)> watch = [&](const std::error_code& ec) {
-        if (ec || !capture->running()) return;
-        if (command.exited()) return capture->stop("followed processes exited");
-        followed.expires_after(std::chrono::milliseconds(100));
-        followed.async_wait(watch);
-    };
-    // Read once the capture has begun: from the signal set's construction on, asio has the
-    // signals, and before it the set-up's flag did.
-    if (const int sig = command.signal_during_set_up(); sig != 0) {
-        capture->stop(stop_reason(sig));  // a gated command is never let run
-    } else if (!o.command.empty()) {
-        // The events are open: let the command run. SIGCHLD is handled from here on.
-        if (!command.release() || command.exited()) capture->stop("command failed to start");
-    } else if (!o.pids.empty()) {
-        watch({});
-    }
+    watch.begin([&] { return capture->running(); },
+                [&](const std::string& why) { capture->stop(why); });
     spdlog::info("recording into {}{}", o.output.string(),
                  settings.duration_s > 0 ? " for " + std::to_string(settings.duration_s) + " s"
                                          : " (Ctrl-C stops)");

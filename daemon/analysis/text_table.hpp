@@ -1,4 +1,6 @@
-// An aligned text table: a heading row and rows of cells, numbers right-aligned, text left.
+// An aligned text table: a heading row and rows of cells, numbers right-aligned, text left. A
+// text cell wider than kWidestText is shortened to its head and "...": one C++ signature must not
+// push the table past any terminal (--json and --csv carry names whole).
 #pragma once
 
 #include <algorithm>
@@ -10,10 +12,18 @@ namespace apcgate::daemon::analysis {
 
 class TextTable {
   public:
+    static constexpr std::size_t kWidestText = 72;
+
     // `numeric[i]`: column i is right-aligned.
     TextTable(std::vector<std::string> heading, std::vector<bool> numeric)
         : heading_(std::move(heading)), numeric_(std::move(numeric)) {}
-    void row(std::vector<std::string> cells) { rows_.push_back(std::move(cells)); }
+    void row(std::vector<std::string> cells) {
+        for (std::size_t i = 0; i < cells.size(); ++i) {
+            const bool text = i >= numeric_.size() || !numeric_[i];
+            if (text && cells[i].size() > kWidestText) cells[i] = shortened(cells[i]);
+        }
+        rows_.push_back(std::move(cells));
+    }
     [[nodiscard]] bool empty() const { return rows_.empty(); }
 
     void print(std::ostream& out, const std::string& indent = "  ") const {
@@ -44,6 +54,13 @@ class TextTable {
     }
 
   private:
+    static std::string shortened(const std::string& cell) {
+        std::size_t keep = kWidestText - 3;
+        // Never cut a UTF-8 sequence: back up to the start of the character at the cut.
+        while (keep > 0 && (static_cast<unsigned char>(cell[keep]) & 0xC0) == 0x80) --keep;
+        return cell.substr(0, keep) + "...";
+    }
+
     std::vector<std::string> heading_;
     std::vector<bool> numeric_;
     std::vector<std::vector<std::string>> rows_;

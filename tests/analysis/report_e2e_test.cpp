@@ -89,6 +89,25 @@ std::map<std::string, Account> llvm_account(const fs::path& log, const fs::path&
 // function's share of the summed time. Shares are compared within 0.1 percentage point: account
 // prints its sums with seven significant digits, and convert places each event on the capture's
 // timeline in whole nanoseconds.
+// The report's spans against llvm-xray account's functions: the same names and call counts,
+// and each one's share of the total time within a tenth of a percentage point.
+void expect_spans_match_account(const nlohmann::json& j,
+                                const std::map<std::string, Account>& want) {
+    double want_total = 0;
+    for (const auto& [fn, a] : want) want_total += a.sum_s;
+    double got_total = 0;
+    for (const auto& s : j["spans"]) got_total += s["total_ns"].get<double>();
+    ASSERT_EQ(j["spans"].size(), want.size()) << j["spans"].dump();
+    for (const auto& s : j["spans"]) {
+        const std::string fn = s["name"];
+        ASSERT_TRUE(want.contains(fn)) << fn;
+        EXPECT_EQ(s["count"].get<std::uint64_t>(), want.at(fn).count) << fn;
+        const double got_share = s["total_ns"].get<double>() / got_total;
+        EXPECT_NEAR(got_share, want.at(fn).sum_s / want_total, 0.001) << fn;
+        EXPECT_NEAR(s["share"].get<double>(), got_share, 1e-9);
+    }
+}
+
 TEST(ReportXRay, SpanCountsAndSharesMatchLlvmXrayAccount) {
     if (llvm_xray().empty()) GTEST_SKIP() << "llvm-xray-14 not installed";
     const fs::path binary = kXRay / "elf64-sample-o2.bin";
@@ -105,19 +124,7 @@ TEST(ReportXRay, SpanCountsAndSharesMatchLlvmXrayAccount) {
         ASSERT_TRUE(j.is_object()) << text;
         const auto want = llvm_account(kXRay / name, binary);
         ASSERT_FALSE(want.empty());
-        double want_total = 0;
-        for (const auto& [fn, a] : want) want_total += a.sum_s;
-        double got_total = 0;
-        for (const auto& s : j["spans"]) got_total += s["total_ns"].get<double>();
-        ASSERT_EQ(j["spans"].size(), want.size()) << j["spans"].dump();
-        for (const auto& s : j["spans"]) {
-            const std::string fn = s["name"];
-            ASSERT_TRUE(want.contains(fn)) << fn;
-            EXPECT_EQ(s["count"].get<std::uint64_t>(), want.at(fn).count) << fn;
-            const double got_share = s["total_ns"].get<double>() / got_total;
-            EXPECT_NEAR(got_share, want.at(fn).sum_s / want_total, 0.001) << fn;
-            EXPECT_NEAR(s["share"].get<double>(), got_share, 1e-9);
-        }
+        expect_spans_match_account(j, want);
     }
 }
 
@@ -144,18 +151,7 @@ TEST(ReportXRay, GeneratedLogsMatchLlvmXrayAccount) {
         const auto j = json_of(text);
         const auto want = llvm_account(log, w->binary);
         ASSERT_GE(want.size(), 3u);
-        double want_total = 0;
-        for (const auto& [fn, a] : want) want_total += a.sum_s;
-        double got_total = 0;
-        for (const auto& s : j["spans"]) got_total += s["total_ns"].get<double>();
-        ASSERT_EQ(j["spans"].size(), want.size()) << j["spans"].dump();
-        for (const auto& s : j["spans"]) {
-            const std::string fn = s["name"];
-            ASSERT_TRUE(want.contains(fn)) << fn;
-            EXPECT_EQ(s["count"].get<std::uint64_t>(), want.at(fn).count) << fn;
-            EXPECT_NEAR(s["total_ns"].get<double>() / got_total, want.at(fn).sum_s / want_total, 0.001)
-                << fn;
-        }
+        expect_spans_match_account(j, want);
     }
 }
 

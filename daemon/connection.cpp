@@ -136,6 +136,10 @@ void Connection::drop_slow_client() {
     // Stopping the capture from inside its own flush would re-enter it, so post that.
     asio::post(socket_.get_executor(), [self = shared_from_this()] {
         self->stop_capture("client not reading");
+        // Stopping drains the kernel's last records on this thread and may take a while (long
+        // under a sanitizer): the client's grace to take the last bytes starts once it is done,
+        // or the Error already queued could be cut off before it had a chance to be written.
+        self->closing_since_ = Clock::now();
     });
 }
 

@@ -1,5 +1,6 @@
 #include "host_client.hpp"
 
+
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
@@ -7,6 +8,7 @@
 #include <sys/socket.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <utility>
 
@@ -99,8 +101,10 @@ std::optional<Response> HostClient::read(std::chrono::milliseconds timeout) {
     std::uint8_t header[5];
     if (!read_exact({header, 1}, deadline)) return std::nullopt;
     // A message once begun is read whole whatever the caller's deadline: cutting it would lose
-    // the stream's framing for every later read.
-    const auto whole = std::chrono::steady_clock::now() + std::chrono::seconds(10);
+    // the stream's framing for every later read. It gets at least 10 s, and as long as the
+    // caller would wait (the daemon may be busy stopping a capture before it writes the rest).
+    const auto whole =
+        std::max(deadline, std::chrono::steady_clock::now() + std::chrono::seconds(10));
     if (!read_exact({header + 1, 4}, whole)) return std::nullopt;
     const std::uint32_t len = header[1] | header[2] << 8 | header[3] << 16 |
                               static_cast<std::uint32_t>(header[4]) << 24;

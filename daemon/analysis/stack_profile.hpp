@@ -52,7 +52,9 @@ class StackProfile {
     std::unordered_map<std::uint64_t, std::uint32_t> by_name_image_;  // name << 32 | image
     struct FrameHash {
         std::size_t operator()(const std::pair<std::int32_t, std::int64_t>& k) const {
-            return std::hash<std::int64_t>{}(k.second * 31 + k.first);
+            // Unsigned: an offset may be any 64-bit value, and a signed product could overflow.
+            return std::hash<std::uint64_t>{}(static_cast<std::uint64_t>(k.second) * 31U +
+                                              static_cast<std::uint32_t>(k.first));
         }
     };
     std::unordered_map<std::pair<std::int32_t, std::int64_t>, std::uint32_t, FrameHash> cache_;

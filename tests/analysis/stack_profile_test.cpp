@@ -2,6 +2,7 @@
 // flame-graph tools read, and names for frames no symbol covers.
 #include <gtest/gtest.h>
 
+#include <limits>
 #include <sstream>
 
 #include "daemon/analysis/report_output.hpp"
@@ -43,6 +44,18 @@ Profiled profile(const std::vector<model::Backtrace>& samples, std::optional<std
     write_folded(out.report, folded);
     out.folded = folded.str();
     return out;
+}
+
+// Offsets are whatever the capture says, up to the largest 64-bit values: hashing them must not
+// overflow (UBSan caught a signed product on a live capture's frames).
+TEST(StackProfile, FramesAtTheLargestOffsetsAreCountedLikeAnyOther) {
+    const std::int64_t big = std::numeric_limits<std::int64_t>::max();
+    const std::int64_t small = std::numeric_limits<std::int64_t>::min();
+    const auto p = profile({sample(1, {big, small}), sample(1, {big, small})});
+    std::uint64_t self = 0;
+    for (const auto& f : p.report.functions) self += f.self_samples;
+    EXPECT_EQ(self, 2U);
+    EXPECT_EQ(p.report.functions.size(), 2U);
 }
 
 TEST(StackProfile, SelfCountsTheInnermostAndTotalEveryFunctionOnce) {

@@ -170,12 +170,21 @@ int DaemonProcess::open_fds() const {
     return n;
 }
 
-long DaemonProcess::rss_kib() const {
+long DaemonProcess::rss_kib() const { return status_kib("VmRSS"); }
+
+long DaemonProcess::status_kib(const std::string& field) const {
     std::ifstream in("/proc/" + std::to_string(pid_) + "/status");
     std::string line;
+    const std::string key = field + ":";
     while (std::getline(in, line))
-        if (line.rfind("VmRSS:", 0) == 0) return std::stol(line.substr(6));
+        if (line.rfind(key, 0) == 0) return std::stol(line.substr(key.size()));
     return -1;
+}
+
+std::string DaemonProcess::memory_report() const {
+    const std::string dir = "/proc/" + std::to_string(pid_) + "/";
+    return "status:\n" + read_whole_file(dir + "status") + "smaps_rollup:\n" +
+           read_whole_file(dir + "smaps_rollup");
 }
 
 std::pair<int, std::string> run_apcgate(const std::vector<std::string>& args,

@@ -42,6 +42,10 @@ public:
     [[nodiscard]] std::string log() const;
     [[nodiscard]] int open_fds() const;       // entries in /proc/PID/fd
     [[nodiscard]] long rss_kib() const;       // VmRSS from /proc/PID/status
+    // One "kB" field of /proc/PID/status (VmRSS, RssAnon, ...); -1 when absent.
+    [[nodiscard]] long status_kib(const std::string& field) const;
+    // /proc/PID/status and smaps_rollup, for a failure message about memory.
+    [[nodiscard]] std::string memory_report() const;
 
 private:
     pid_t pid_ = -1;

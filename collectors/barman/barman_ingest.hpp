@@ -1,5 +1,5 @@
 // Entry points of the Arm Barman data store (bare-metal capture buffer) ingester, used by
-// daemon/ingest_registry.cpp.
+// daemon/capture/ingest_registry.cpp.
 #pragma once
 
 #include <cstdint>

@@ -1,5 +1,5 @@
 // Entry points of the Common Trace Format ingester (LTTng, barectf traces, read through
-// libbabeltrace2), used by daemon/ingest_registry.cpp.
+// libbabeltrace2), used by daemon/capture/ingest_registry.cpp.
 #pragma once
 
 #include <cstdint>

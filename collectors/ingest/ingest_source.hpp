@@ -67,7 +67,7 @@ public:
     [[nodiscard]] bool recorded() const override { return true; }
 };
 
-// One entry per supported format, in daemon/ingest_registry.cpp.
+// One entry per supported format, in daemon/capture/ingest_registry.cpp.
 struct IngestFormat {
     std::string name;         // "barman", "xray", "fxt", "ctf": used by --format and fmt:PATH
     std::string description;

@@ -1,5 +1,5 @@
 // Entry points of the LLVM XRay log (FDR or basic mode) ingester, used by
-// daemon/ingest_registry.cpp.
+// daemon/capture/ingest_registry.cpp.
 #pragma once
 
 #include <cstdint>

@@ -9,7 +9,7 @@
 
 #include "daemon/analysis/capture_analysis.hpp"
 #include "daemon/analysis/report_output.hpp"
-#include "daemon/cli.hpp"
+#include "daemon/cli/cli.hpp"
 #include "tests/bench/xray_bench_log.hpp"
 
 namespace apcgate::xray_bench {

@@ -18,8 +18,8 @@
 
 #include "collectors/xray/xray_reader.hpp"
 #include "collectors/xray/xray_source.hpp"
-#include "daemon/apc_directory.hpp"
-#include "daemon/capture_engine.hpp"
+#include "daemon/capture/apc_directory.hpp"
+#include "daemon/capture/capture_engine.hpp"
 #include "tests/bench/xray_bench_log.hpp"
 
 namespace apcgate::collectors::xray {
@@ -116,7 +116,7 @@ void run_source(benchmark::State& state) {
     state.counters["model_events"] = static_cast<double>(events);
 }
 
-// The conversion as `convert` runs it (cli_convert.cpp): the capture engine merging, encoding
+// The conversion as `convert` runs it (daemon/cli/convert.cpp): the capture engine merging, encoding
 // and handing the frames to `sink`, polled until the source ran out, then finished.
 void run_conversion(benchmark::State& state, daemon::CaptureSink& sink) {
     StartedSource s = open_source(state, false);

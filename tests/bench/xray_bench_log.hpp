@@ -19,7 +19,7 @@
 #include <string>
 #include <vector>
 
-#include "daemon/apc_directory.hpp"
+#include "daemon/capture/apc_directory.hpp"
 
 namespace apcgate::xray_bench {
 

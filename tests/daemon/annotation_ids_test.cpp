@@ -1,4 +1,4 @@
-#include "daemon/annotation_ids.hpp"
+#include "daemon/capture/annotation_ids.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,4 +1,4 @@
-#include "daemon/apc_directory.hpp"
+#include "daemon/capture/apc_directory.hpp"
 
 #include <fcntl.h>
 #include <gtest/gtest.h>

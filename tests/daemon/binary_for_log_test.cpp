@@ -1,5 +1,5 @@
 // Which --binary names an XRay log: the program in the log's name (<base><program>.XXXXXX).
-#include "daemon/binary_for_log.hpp"
+#include "daemon/capture/binary_for_log.hpp"
 
 #include <gtest/gtest.h>
 

@@ -1,6 +1,6 @@
 // The engine with scripted sources and an in-memory sink: sources are merged onto one timeline,
 // encoded once, and decode back to what they produced; a failing source does not stop the rest.
-#include "daemon/capture_engine.hpp"
+#include "daemon/capture/capture_engine.hpp"
 
 #include <gtest/gtest.h>
 

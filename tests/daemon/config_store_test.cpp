@@ -1,4 +1,4 @@
-#include "daemon/config_store.hpp"
+#include "daemon/service/config_store.hpp"
 
 #include <gtest/gtest.h>
 #include <unistd.h>

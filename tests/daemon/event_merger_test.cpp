@@ -1,4 +1,4 @@
-#include "daemon/event_merger.hpp"
+#include "daemon/capture/event_merger.hpp"
 
 #include <gtest/gtest.h>
 

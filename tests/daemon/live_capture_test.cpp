@@ -1,13 +1,13 @@
 // The live driver with recorded sources (serve --source): they are read as fast as the sink
 // takes frames, not one poll per live-rate tick, and not at all while the sink holds more than
 // kUnsentHigh unsent bytes, until it says it drained.
-#include "daemon/live_capture.hpp"
+#include "daemon/capture/live_capture.hpp"
 
 #include <gtest/gtest.h>
 
 #include <asio/io_context.hpp>
 
-#include "daemon/clocks.hpp"
+#include "daemon/capture/clocks.hpp"
 
 namespace apcgate::daemon {
 namespace {

@@ -1,5 +1,5 @@
 // Client text in the log: one line, no control bytes, bounded, many names summarised.
-#include "daemon/log_text.hpp"
+#include "daemon/service/log_text.hpp"
 
 #include <gtest/gtest.h>
 

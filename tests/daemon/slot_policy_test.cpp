@@ -1,5 +1,5 @@
 // Which connection gives up its slot to a newcomer when all are taken.
-#include "daemon/slot_policy.hpp"
+#include "daemon/server/slot_policy.hpp"
 
 #include <gtest/gtest.h>
 

@@ -7,8 +7,8 @@
 #include <span>
 #include <string_view>
 
-#include "daemon/discovery_packet.hpp"
-#include "daemon/service_config.hpp"
+#include "daemon/service/discovery_packet.hpp"
+#include "daemon/service/service_config.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
     using namespace apcgate::daemon;

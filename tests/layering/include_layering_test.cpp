@@ -105,7 +105,7 @@ TEST(Layering, TheRuleKnowsUpFromDown) {
     EXPECT_FALSE(may_include(room_of("collectors/perf/r.cpp"), room_of("collectors/xray/x.hpp")));
     EXPECT_FALSE(may_include(room_of("collectors/fxt/r.cpp"), room_of("protocol/apc/e.hpp")));
     EXPECT_FALSE(may_include(room_of("collectors/ingest/s.hpp"), room_of("collectors/ctf/c.hpp")));
-    EXPECT_FALSE(may_include(room_of("collectors/ctf/c.cpp"), room_of("daemon/cli.hpp")));
+    EXPECT_FALSE(may_include(room_of("collectors/ctf/c.cpp"), room_of("daemon/cli/cli.hpp")));
     EXPECT_TRUE(may_include(room_of("daemon/cli.cpp"), room_of("collectors/ctf/c.hpp")));
     EXPECT_FALSE(may_include(room_of("protocol/newroom/a.hpp"), room_of("protocol/wire/x.hpp")));
 }
@@ -119,7 +119,7 @@ TEST(Layering, TheScanFindsAnUpwardIncludeInATree) {
     std::ofstream(root / "protocol/model/event.hpp") << "#include \"protocol/wire/bytes.hpp\"\n";
     std::ofstream(root / "collectors/fxt/reader.cpp")
         << "#include <vector>\n#include \"collectors/xray/log.hpp\"\n  #  include "
-           "\"daemon/cli.hpp\"\n";
+           "\"daemon/cli/cli.hpp\"\n";
     const auto found = upward_includes(root);
     fs::remove_all(root);
     ASSERT_EQ(found.size(), 3U);

@@ -7,8 +7,8 @@
 #include <string>
 #include <vector>
 
-#include "daemon/cli.hpp"
-#include "daemon/exit_codes.hpp"
+#include "daemon/cli/cli.hpp"
+#include "daemon/cli/exit_codes.hpp"
 #include "tests/perf_framing/gatord_capture.hpp"
 
 namespace apcgate {

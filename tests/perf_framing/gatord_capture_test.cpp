@@ -6,9 +6,9 @@
 #include <set>
 #include <sstream>
 
-#include "daemon/cli.hpp"
-#include "daemon/exit_codes.hpp"
-#include "daemon/perf_capture_summary.hpp"
+#include "daemon/cli/cli.hpp"
+#include "daemon/cli/exit_codes.hpp"
+#include "daemon/capture/perf_capture_summary.hpp"
 #include "protocol/apc/capture_stream.hpp"
 #include "tests/perf_framing/gatord_capture.hpp"
 

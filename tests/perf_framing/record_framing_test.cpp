@@ -18,7 +18,7 @@
 #include "collectors/perf/counter_specs.hpp"
 #include "collectors/perf/kernel_build_id.hpp"
 #include "collectors/perf/tracefs.hpp"
-#include "daemon/perf_capture_summary.hpp"
+#include "daemon/capture/perf_capture_summary.hpp"
 #include "protocol/apc/capture_stream.hpp"
 #include "protocol/perf_framing/frames.hpp"
 #include "daemon_process.hpp"

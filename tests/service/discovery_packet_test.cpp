@@ -1,5 +1,5 @@
 // The discovery datagrams byte for byte: gatord's 12-byte request and 84-byte answer.
-#include "daemon/discovery_packet.hpp"
+#include "daemon/service/discovery_packet.hpp"
 
 #include <gtest/gtest.h>
 

@@ -8,7 +8,7 @@
 #include <asio/post.hpp>
 #include <thread>
 
-#include "daemon/discovery.hpp"
+#include "daemon/service/discovery.hpp"
 #include "udp_probe.hpp"
 
 namespace apcgate::daemon {

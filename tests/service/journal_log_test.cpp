@@ -1,6 +1,6 @@
 // Journal-friendly logging: syslog priorities, and stderr recognised as the journal only when
 // JOURNAL_STREAM names it.
-#include "daemon/journal_log.hpp"
+#include "daemon/service/journal_log.hpp"
 
 #include <gtest/gtest.h>
 #include <sys/stat.h>

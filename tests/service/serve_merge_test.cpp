@@ -1,7 +1,7 @@
 // How the settings file and the command line combine, and what a SIGHUP cannot change.
 #include <gtest/gtest.h>
 
-#include "daemon/serve_supervisor.hpp"
+#include "daemon/server/serve_supervisor.hpp"
 
 namespace apcgate::daemon {
 namespace {

@@ -1,7 +1,7 @@
 // The settings file (/etc/default/apcgate): shell-compatible KEY=value lines, parsed not sourced.
-#include "daemon/service_config.hpp"
+#include "daemon/service/service_config.hpp"
 
-#include "daemon/connection.hpp"
+#include "daemon/server/connection.hpp"
 
 #include <gtest/gtest.h>
 

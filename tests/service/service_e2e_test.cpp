@@ -13,7 +13,7 @@
 #include <thread>
 
 #include "capture_check.hpp"
-#include "daemon/discovery_packet.hpp"
+#include "daemon/service/discovery_packet.hpp"
 #include "host_client.hpp"
 #include "notify_listener.hpp"
 #include "service_support.hpp"

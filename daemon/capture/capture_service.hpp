@@ -1,0 +1,81 @@
+// What the front ends that capture this target (TCP connections and `record`) share: the
+// collectors and their catalog, the persisted configuration, and the rule "one capture at a
+// time". It answers the XML requests and turns settings + configuration into a running capture.
+// (`convert` has no target and no configuration: it drives a CaptureEngine over its inputs.)
+#pragma once
+
+#include <asio/any_io_executor.hpp>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "collectors/ingest/ingest_source.hpp"
+#include "collectors/source.hpp"
+#include "daemon/capture/capture_engine.hpp"
+#include "daemon/service/config_store.hpp"
+#include "daemon/capture/live_capture.hpp"
+#include "protocol/model/target_info.hpp"
+
+namespace apcgate::daemon {
+
+// The sources of this daemon and what they declared; built once at start-up.
+struct CollectorSet {
+    std::vector<std::unique_ptr<collectors::Source>> sources;
+    model::CounterCatalog catalog;
+    model::TargetInfo target;
+    std::vector<model::CoreName> cores;
+    // Trace inputs (`serve --source`; the same objects as `sources`): each capture places them
+    // on its timeline by their clocks as they are then (else live: zero is "now").
+    std::vector<collectors::ingest::IngestSource*> inputs;
+    // The notes of the last placement of `inputs`, logged when they change.
+    std::vector<std::string> placement_notes;
+
+    // Calls declare()/describe() on every source; the catalog is fixed from then on.
+    void declare_all();
+};
+
+class CaptureService {
+public:
+    // Without a store (local captures) delivered configurations live in memory only.
+    CaptureService(CollectorSet& collectors, std::optional<ConfigStore> store);
+
+    [[nodiscard]] std::string events_xml() const;
+    [[nodiscard]] std::string counters_xml() const;
+    [[nodiscard]] std::string configuration_xml() const;
+    [[nodiscard]] std::string defaults_xml() const;
+    // Keys for a capture with the current configuration (the same keys its frames will use).
+    [[nodiscard]] model::CaptureCounters prepare_counters() const;
+    [[nodiscard]] std::string captured_xml(const model::CaptureSettings& settings,
+                                           const model::CaptureCounters& counters,
+                                           bool local) const;
+
+    // Takes a delivered configuration: repeated counters dropped (the first one counts), then
+    // kept in memory and in the state directory. An error (answer NAK with it) means it was not
+    // taken: stored, it could not be loaded again. A failure to write the state directory is
+    // logged and is not an error: the configuration applies until the daemon restarts.
+    Status deliver_configuration(model::Configuration config);
+    [[nodiscard]] const model::Configuration& configuration() const { return config_; }
+
+    [[nodiscard]] bool capture_running() const;
+    // Starts the one capture; fails if one is running or no source starts. `ended` runs when it
+    // finishes for any reason, after the sink got its end of sequence.
+    Result<std::shared_ptr<LiveCapture>> start_capture(asio::any_io_executor executor,
+                                                       const model::CaptureSettings& settings,
+                                                       model::CaptureCounters counters,
+                                                       CaptureSink& sink, LiveCapture::Ended ended);
+    // Stops the running capture, if any (signals, shutdown).
+    void stop_capture(const std::string& reason);
+
+    [[nodiscard]] const CollectorSet& collectors() const { return collectors_; }
+    // For a capture that drives the sources itself (the Perf framing: perf_live_capture.hpp).
+    [[nodiscard]] CollectorSet& live_collectors() { return collectors_; }
+
+private:
+    CollectorSet& collectors_;
+    std::optional<ConfigStore> store_;
+    model::Configuration config_;
+    std::weak_ptr<LiveCapture> running_;
+};
+
+}  // namespace apcgate::daemon

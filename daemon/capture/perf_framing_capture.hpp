@@ -1,0 +1,74 @@
+// A live capture in the Perf-type framing (gatord 9.x's; `--framing perf`): the perf events are
+// opened as gatord opens its own (collectors/perf/forwarded_events.hpp) and their ring-buffer
+// records forwarded unchanged as PERF_DATA frames; names, images and kernel symbols go out as
+// PERF_ATTRS messages; /proc and /sys counters as Block Counter frames; application
+// annotations as External frames. The sink gets, in order: Summary; PEA and FORMAT (the
+// kernel's format file of each tracepoint opened); COMM (every thread); KERNEL_BUILD_ID; KEYS
+// per CPU; then (events enabled) ONLINE_CPU per CPU, MAPS per process, KALLSYMS; then at every
+// poll PERF_DATA per CPU, one Block Counter frame and the annotation bytes that arrived
+// (External frames), and a flush. Tasks that start later are named by the kernel's own COMM,
+// FORK and MMAP2 records. Nothing is decoded on the way: a record costs a copy and its
+// packing. Records the kernel could not write (a full ring) arrive as LOST records, which are
+// counted and reported at the end.
+#pragma once
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include "collectors/perf/forwarded_events.hpp"
+#include "collectors/source.hpp"
+#include "daemon/capture/capture_service.hpp"
+#include "daemon/capture/capture_sink.hpp"
+
+namespace apcgate::daemon {
+
+struct PerfFramingTotals {
+    std::uint64_t frames = 0;
+    std::uint64_t bytes = 0;           // frame bodies handed to the sink
+    std::uint64_t record_bytes = 0;    // ring-buffer bytes forwarded
+    std::uint64_t records = 0;
+    std::uint64_t lost_records = 0;    // PERF_RECORD_LOST / LOST_SAMPLES seen
+    std::uint64_t lost_events = 0;     // what they say was dropped
+    std::uint64_t polls_held_back = 0; // polls that left the rings alone for a slow client
+    std::uint64_t events_without_frame = 0;  // source events the Perf framing cannot carry
+};
+
+class PerfFramingCapture {
+public:
+    // Opens the events and sends everything up to the enabled events (see above). The
+    // collectors must hold a perf source (its probed capabilities decide what opens, its
+    // options say where /proc and /sys are).
+    static Result<std::unique_ptr<PerfFramingCapture>> start(
+        CollectorSet& collectors, const model::CaptureSettings& settings,
+        const model::CaptureCounters& counters, CaptureSink& sink);
+    ~PerfFramingCapture();
+
+    // Forwards what the rings hold and one block of /proc counters; flushes the sink.
+    void poll();
+    // Disables the events, forwards the rest, finishes the sink. Idempotent.
+    void stop();
+
+    [[nodiscard]] const PerfFramingTotals& totals() const { return totals_; }
+    [[nodiscard]] std::int64_t base_monotonic_raw() const { return base_; }
+
+private:
+    PerfFramingCapture(CaptureSink& sink) : sink_(sink) {}
+    void frame(const std::vector<std::uint8_t>& body);
+    void forward_ring(collectors::perf::ForwardedEvents::Cpu& cpu);
+    void forward_source_events(std::vector<model::Event>& events);
+    [[nodiscard]] std::int64_t now() const;
+
+    CaptureSink& sink_;
+    std::unique_ptr<collectors::perf::ForwardedEvents> events_;
+    std::vector<collectors::Source*> sources_;
+    std::int64_t base_ = 0;
+    std::vector<std::uint8_t> drained_, body_;
+    std::vector<model::Event> source_events_;
+    PerfFramingTotals totals_;
+    bool started_ = false;
+    bool stopped_ = false;
+};
+
+}  // namespace apcgate::daemon

@@ -1,0 +1,257 @@
+#include <fcntl.h>
+#include <spdlog/spdlog.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <csignal>
+#include <cstring>
+#include <fstream>
+#include <optional>
+#include <sstream>
+
+#include "daemon/capture/apc_directory.hpp"
+#include "daemon/cli/cli.hpp"
+#include "daemon/cli/exit_codes.hpp"
+#include "daemon/cli/interrupt_flag.hpp"
+#include "daemon/service/log_text.hpp"
+#include "daemon/capture/record_loop.hpp"
+#include "protocol/perf_framing/codes.hpp"
+#include "xml/captured_perf_xml.hpp"
+#include "xml/documents.hpp"
+
+namespace apcgate::daemon {
+
+namespace {
+
+Result<std::string> read_text(const std::filesystem::path& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) return Error::at("cannot open").in_input(path.string());
+    std::ostringstream s;
+    s << in.rdbuf();
+    return s.str();
+}
+
+// Session settings from --session, then the flags that override them.
+Result<model::CaptureSettings> settings_for(const RecordOptions& o) {
+    model::CaptureSettings settings;
+    if (!o.session_file.empty()) {
+        auto text = read_text(o.session_file);
+        if (!text) return std::move(text).take_error();
+        auto parsed = xml::parse_session(*text);
+        if (!parsed) return std::move(parsed).take_error().in_input(o.session_file.string());
+        settings = std::move(parsed).value();
+    }
+    if (o.duration_s > 0) settings.duration_s = o.duration_s;
+    if (o.sample_rate) settings.sample_rate = *o.sample_rate;
+    if (settings.session_xml.empty()) settings.session_xml = xml::write_session(settings);
+    return settings;
+}
+
+Result<model::Configuration> configuration_for(const RecordOptions& o, const CollectorSet& c) {
+    if (o.config_file.empty()) return c.catalog.defaults();
+    auto text = read_text(o.config_file);
+    if (!text) return std::move(text).take_error();
+    auto parsed = xml::parse_configuration(*text);
+    if (!parsed) return std::move(parsed).take_error().in_input(o.config_file.string());
+    return std::move(parsed).value();
+}
+
+// The command's executable, found as execvp would (a name without '/' is looked up in PATH).
+std::optional<std::string> find_executable(const std::string& name) {
+    if (name.find('/') != std::string::npos)
+        return ::access(name.c_str(), X_OK) == 0 ? std::optional<std::string>(name) : std::nullopt;
+    const char* path = ::getenv("PATH");
+    std::istringstream dirs(path != nullptr ? path : "/usr/local/bin:/usr/bin:/bin");
+    for (std::string dir; std::getline(dirs, dir, ':');) {
+        const std::string candidate = (dir.empty() ? "." : dir) + "/" + name;
+        if (::access(candidate.c_str(), X_OK) == 0) return candidate;
+    }
+    return std::nullopt;
+}
+
+// `record -- CMD` runs CMD as a child held at a gate (a pipe it reads one byte from) until the
+// capture is started, so its perf events are open before it runs: they are opened on the child
+// with enable_on_exec and start counting at its exec, and nothing it does is missed.
+class GatedChild {
+  public:
+    GatedChild() = default;
+    GatedChild(const GatedChild&) = delete;
+    GatedChild& operator=(const GatedChild&) = delete;
+    ~GatedChild() { abandon(); }
+
+    Status spawn(const std::vector<std::string>& command) {
+        const auto exe = find_executable(command.front());
+        if (!exe)
+            return Error::at("cannot run '" + command.front() + "': not found or not executable");
+        std::vector<char*> argv;
+        for (const auto& a : command) argv.push_back(const_cast<char*>(a.c_str()));  // NOLINT
+        argv.push_back(nullptr);
+        int gate[2];
+        if (::pipe2(gate, O_CLOEXEC) != 0)
+            return Error::at(std::string("pipe: ") + std::strerror(errno));
+        pid_ = ::fork();
+        if (pid_ < 0) {
+            ::close(gate[0]);
+            ::close(gate[1]);
+            return Error::at(std::string("fork: ") + std::strerror(errno));
+        }
+        if (pid_ == 0) {  // the child: only async-signal-safe calls until exec
+            ::close(gate[1]);
+            char go = 0;
+            ssize_t n;
+            do n = ::read(gate[0], &go, 1);
+            while (n < 0 && errno == EINTR);
+            if (n != 1) ::_exit(127);  // the recorder gave up before starting
+            ::execv(exe->c_str(), argv.data());
+            ::_exit(127);
+        }
+        ::close(gate[0]);
+        gate_ = gate[1];
+        return {};
+    }
+    // Lets the child exec.
+    bool release() {
+        const char go = 'g';
+        const bool ok = ::write(gate_, &go, 1) == 1;
+        ::close(gate_);
+        gate_ = -1;
+        released_ = true;
+        return ok;
+    }
+    // Reaps the child if it has exited; true once it has.
+    bool reap() {
+        if (pid_ <= 0) return true;
+        int status = 0;
+        if (::waitpid(pid_, &status, WNOHANG) != pid_) return false;
+        pid_ = -1;
+        return true;
+    }
+    [[nodiscard]] pid_t pid() const { return pid_; }
+
+  private:
+    // The capture never started: close the gate (the child exits without running CMD). A
+    // command already running is the user's: it is left to finish on its own.
+    void abandon() {
+        if (gate_ >= 0) ::close(gate_);
+        gate_ = -1;
+        if (pid_ > 0 && !released_ && !reap()) ::waitpid(pid_, nullptr, 0);
+        pid_ = -1;
+    }
+    pid_t pid_ = -1;
+    int gate_ = -1;
+    bool released_ = false;
+};
+
+// Whether a followed process still runs (a zombie has exited; its parent has not reaped it).
+bool process_alive(const std::filesystem::path& proc_root, std::int32_t pid) {
+    std::ifstream in(proc_root / std::to_string(pid) / "stat");
+    std::string stat;
+    if (!std::getline(in, stat)) return false;
+    const auto close = stat.rfind(')');
+    if (close == std::string::npos || close + 2 >= stat.size()) return false;
+    const char state = stat[close + 2];
+    return state != 'Z' && state != 'X' && state != 'x';
+}
+
+// What to follow: a command (spawned now, held at its gate until the capture runs), running
+// processes, or (neither) the whole system. An exit code when that cannot be.
+std::optional<int> choose_followed(const RecordOptions& o, GatedChild& child,
+                                   CommonOptions& common) {
+    if (!o.command.empty()) {
+        if (Status st = child.spawn(o.command); !st) {
+            spdlog::error("{}", st.error().to_string());
+            return kExitFailure;
+        }
+        common.follow_pids = {child.pid()};
+        common.follow_from_exec = true;
+    } else if (!o.pids.empty()) {
+        for (const std::int32_t pid : o.pids) {
+            if (!process_alive(o.common.proc_root, pid)) {
+                spdlog::error("--pid {}: no such process", pid);
+                return kExitUsage;
+            }
+        }
+        common.follow_pids = o.pids;
+    }
+    return std::nullopt;
+}
+
+// captured.xml as the framing describes the capture.
+std::string captured_document(const RecordOptions& o, const CollectorSet& collectors,
+                              const CaptureService& service,
+                              const model::CaptureSettings& settings,
+                              const model::CaptureCounters& counters) {
+    if (o.framing != Framing::Perf) return service.captured_xml(settings, counters, true);
+    model::CaptureInfo info;
+    info.target = collectors.target;
+    info.target.sample_rate_hz = model::sample_rate_hz(settings.sample_rate);
+    info.local_capture = true;
+    info.created = static_cast<std::int64_t>(::time(nullptr));
+    info.protocol = perf_framing::kPerfProtocolVersion;
+    const bool call_stacks =
+        settings.call_stack_unwinding && settings.sample_rate != model::SampleRate::None;
+    return xml::write_captured_perf(info, counters, call_stacks);
+}
+
+}  // namespace
+
+int run_record(const RecordOptions& o) {
+    // From here until the event loop's own handlers take over, a SIGINT or SIGTERM is kept and
+    // ends the capture once it has begun.
+    const InterruptFlag stop_during_set_up;
+    auto settings = settings_for(o);
+    if (!settings) {
+        spdlog::error("{}", settings.error().to_string());
+        return kExitInvalidInput;
+    }
+    ::signal(SIGPIPE, SIG_IGN);  // a child that vanished before its gate opened
+    CommonOptions common = o.common;
+    GatedChild child;
+    if (const auto failed = choose_followed(o, child, common)) return *failed;
+    CollectorSet collectors = make_collectors(common, o.framing);
+    auto config = configuration_for(o, collectors);
+    if (!config) {
+        spdlog::error("{}", config.error().to_string());
+        return kExitInvalidInput;
+    }
+    CaptureService service(collectors, std::nullopt);
+    (void)service.deliver_configuration(*config);
+    model::CaptureCounters counters = service.prepare_counters();
+    if (!counters.ignored().empty()) {
+        spdlog::warn("{} counters are not available here: {}", counters.ignored().size(),
+                     loggable_examples(counters.ignored()));
+    }
+
+    auto dir = ApcDirectory::create(o.output, o.force, Durability::Synced);
+    if (!dir) {
+        spdlog::error("{}", dir.error().to_string());
+        return dir.error().message.rfind("already exists", 0) == 0 ? kExitOutputExists
+                                                                   : kExitFailure;
+    }
+    ApcDirectory& sink = **dir;
+    const CaptureDocuments documents{captured_document(o, collectors, service, *settings, counters),
+                                     settings->session_xml, service.events_xml()};
+    if (Status st = sink.write_documents(documents); !st) {
+        spdlog::error("{}", st.error().to_string());
+        return kExitFailure;
+    }
+
+    const RecordCommandHooks command{
+        [&] { return o.command.empty() || child.release(); },
+        // The command has exited, or every --pid process has (false with neither).
+        [&] {
+            if (!o.command.empty()) return child.reap();
+            const auto alive = [&](std::int32_t pid) {
+                return process_alive(o.common.proc_root, pid);
+            };
+            return !o.pids.empty() && std::none_of(o.pids.begin(), o.pids.end(), alive);
+        },
+        [&] { return stop_during_set_up.signal(); }};
+    if (o.framing == Framing::Perf)
+        return record_perf_framing(o, collectors, *settings, counters, sink, command);
+    return record_gator_framing(o, service, *settings, counters, sink, command);
+}
+
+}  // namespace apcgate::daemon

@@ -13,8 +13,8 @@
 #include "collectors/ingest/ingest_source.hpp"
 #include "collectors/source.hpp"
 #include "daemon/capture/capture_engine.hpp"
-#include "daemon/service/config_store.hpp"
 #include "daemon/capture/live_capture.hpp"
+#include "daemon/service/config_store.hpp"
 #include "protocol/model/target_info.hpp"
 
 namespace apcgate::daemon {

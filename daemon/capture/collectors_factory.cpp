@@ -10,7 +10,7 @@
 #include "collectors/pmu/pmu_probe.hpp"
 #include "collectors/procfs/cpu_info.hpp"
 #include "collectors/procfs/procfs_source.hpp"
-#include "daemon/cli/cli.hpp"
+#include "daemon/capture/collectors_setup.hpp"
 #include "daemon/service/log_text.hpp"
 
 namespace apcgate::daemon {

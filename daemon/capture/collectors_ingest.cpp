@@ -2,7 +2,7 @@
 // same way.
 #include <spdlog/spdlog.h>
 
-#include "daemon/cli/cli.hpp"
+#include "daemon/capture/collectors_setup.hpp"
 #include "daemon/capture/ingest_registry.hpp"
 
 namespace apcgate::daemon {

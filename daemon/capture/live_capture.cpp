@@ -8,7 +8,7 @@
 
 #include "collectors/ingest/ingest_source.hpp"
 #include "daemon/capture/clocks.hpp"
-#include "daemon/cli/convert_report.hpp"
+#include "daemon/capture/convert_report.hpp"
 
 namespace apcgate::daemon {
 

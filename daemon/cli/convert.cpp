@@ -5,6 +5,7 @@
 // the input was damaged (any problem, not only one that stopped reading). So does SIGINT or
 // SIGTERM (a user who has seen enough of a large input): reading stops, what is open is closed,
 // the capture is written, and the exit code is 128 + the signal.
+#include <iostream>
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
@@ -14,12 +15,15 @@
 #include <ostream>
 
 #include "daemon/capture/apc_directory.hpp"
-#include "daemon/cli/cli.hpp"
-#include "daemon/cli/convert_report.hpp"
-#include "daemon/cli/exit_codes.hpp"
+#include "daemon/capture/convert_report.hpp"
 #include "daemon/capture/ingest_registry.hpp"
+#include "daemon/cli/cli.hpp"
+#include "daemon/cli/common_options.hpp"
 #include "daemon/cli/interrupt_flag.hpp"
 #include "daemon/cli/progress_bar.hpp"
+#include "daemon/cli/subcommand.hpp"
+#include "daemon/service/exit_codes.hpp"
+#include "daemon/service/logging.hpp"
 #include "xml/documents.hpp"
 
 namespace apcgate::daemon {
@@ -187,6 +191,30 @@ int run_convert(const ConvertOptions& o, std::ostream& out, std::ostream& err) {
         std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
     return report_outcome(o, {set.inputs, placed, engine.totals(), seconds, total_bytes, sig},
                           out, err);
+}
+
+Subcommand add_convert_command(CLI::App& parent) {
+    auto options = std::make_shared<ConvertOptions>();
+    auto* convert_cmd = parent.add_subcommand(
+        "convert",
+        "Convert trace files (Barman buffers, LLVM XRay logs, Fuchsia FXT archives, CTF traces) "
+        "into one capture on one timeline");
+    convert_cmd->add_option("inputs", options->inputs,
+                            "Input traces: PATH (format detected from its magic bytes) or FMT:PATH")
+        ->required();
+    convert_cmd->add_option("-o,--output", options->output, "Capture directory to create")->required();
+    convert_cmd->add_option("--format", options->format, "Force the format of every input")
+        ->check(CLI::IsMember({"barman", "xray", "fxt", "ctf"}));
+    add_xray_symbol_options(convert_cmd, options->binaries, options->debug_dirs);
+    convert_cmd->add_flag("--json", options->json,
+                          "Print what was read, mapped and skipped per record kind as JSON");
+    convert_cmd->add_flag("-f,--force", options->force, "Overwrite the capture files of an existing directory");
+    convert_cmd->add_option("--log-level", options->log_level, "trace..off")->capture_default_str();
+
+    return {convert_cmd, [options] {
+        setup_logging(options->log_level);
+        return run_convert(*options, std::cout, std::cerr);
+    }};
 }
 
 }  // namespace apcgate::daemon

@@ -2,6 +2,7 @@
 // Exit 0, or 5 when a --fail-if rule trips (for CI); 2 for a malformed rule; 1 when a capture
 // cannot be read; 3 when one's data is corrupt (nothing is compared then: a half-read capture
 // would show changes that are not there).
+#include <iostream>
 #include <ostream>
 
 #include "daemon/analysis/capture_analysis.hpp"
@@ -9,7 +10,9 @@
 #include "daemon/analysis/report_diff.hpp"
 #include "daemon/cli/cli.hpp"
 #include "daemon/cli/cli_analysis.hpp"
-#include "daemon/cli/exit_codes.hpp"
+#include "daemon/cli/common_options.hpp"
+#include "daemon/cli/subcommand.hpp"
+#include "daemon/service/exit_codes.hpp"
 
 namespace apcgate::daemon {
 
@@ -63,6 +66,29 @@ int run_diff(const DiffOptions& options, std::ostream& out, std::ostream& err) {
         err << "\n";
     }
     return failed ? kExitRuleFailed : kExitOk;
+}
+
+Subcommand add_diff_command(CLI::App& parent) {
+    auto options = std::make_shared<DiffOptions>();
+    auto* diff_cmd = parent.add_subcommand(
+        "diff", "Compare the reports of two captures; --fail-if RULE exits 5 when it trips (CI)");
+    diff_cmd->add_option("a", options->before, "The first (baseline) .apc directory")->required();
+    diff_cmd->add_option("b", options->after, "The second .apc directory")->required();
+    add_image_symbol_options(diff_cmd, options->symbols);
+    diff_cmd->add_option("--pid", options->pid, "Functions of this process only (in both captures)");
+    diff_cmd->add_option("--top", options->top,
+                         "Rows per table (text: 20 by default; JSON and CSV: all by default)")
+        ->check(CLI::PositiveNumber);
+    auto* diff_json = diff_cmd->add_flag("--json", options->json, "Print the comparison as JSON");
+    auto* diff_csv = diff_cmd->add_flag("--csv", options->csv, "Print the comparison as CSV");
+    diff_json->excludes(diff_csv);
+    diff_cmd
+        ->add_option("--fail-if", options->fail_if,
+                     "Exit 5 when this rule holds: SECTION[NAME].FIELD OP VALUE, e.g. "
+                     "'spans[main].total_ns > +10%' (repeatable; see apcgate-diff(1))")
+        ->allow_extra_args(false);
+
+    return {diff_cmd, [options] { return run_diff(*options, std::cout, std::cerr); }};
 }
 
 }  // namespace apcgate::daemon

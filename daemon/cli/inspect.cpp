@@ -2,15 +2,18 @@
 // Exit 0 when it is valid (a final frame cut short by a killed recorder is reported but
 // accepted: everything before it is intact), 3 when its data breaks the format or the frame
 // rules (with the file offset), 1 when it cannot be read at all.
+#include <iostream>
 #include <nlohmann/json.hpp>
 #include <ostream>
 
 #include "daemon/capture/capture_summary.hpp"
+#include "daemon/capture/perf_capture_summary.hpp"
 #include "daemon/cli/cli.hpp"
-#include "daemon/cli/exit_codes.hpp"
+#include "daemon/cli/common_options.hpp"
 #include "daemon/cli/inspect_output.hpp"
 #include "daemon/cli/inspect_perf.hpp"
-#include "daemon/capture/perf_capture_summary.hpp"
+#include "daemon/cli/subcommand.hpp"
+#include "daemon/service/exit_codes.hpp"
 #include "protocol/apc/capture_stream.hpp"
 
 namespace apcgate::daemon {
@@ -90,6 +93,17 @@ int run_inspect(const InspectOptions& options, std::ostream& out, std::ostream& 
         print_text(*summary, out);
     }
     return exit_code_for(*summary, err);
+}
+
+Subcommand add_inspect_command(CLI::App& parent) {
+    auto options = std::make_shared<InspectOptions>();
+    auto* inspect_cmd = parent.add_subcommand(
+        "inspect", "Validate and summarise a capture (.apc directory)");
+    inspect_cmd->add_option("capture", options->capture, "The .apc directory")->required();
+    inspect_cmd->add_flag("--json", options->json, "Print the summary as JSON");
+    inspect_cmd->add_flag("--dump", options->dump, "Print one line per message");
+
+    return {inspect_cmd, [options] { return run_inspect(*options, std::cout, std::cerr); }};
 }
 
 }  // namespace apcgate::daemon

@@ -11,7 +11,7 @@
 #include <utility>
 #include <vector>
 
-#include "daemon/cli/exit_codes.hpp"
+#include "daemon/service/exit_codes.hpp"
 #include "protocol/apc/capture_stream.hpp"
 
 namespace apcgate::daemon {

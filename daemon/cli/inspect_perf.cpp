@@ -2,9 +2,9 @@
 
 #include <nlohmann/json.hpp>
 
-#include "daemon/cli/exit_codes.hpp"
-#include "daemon/cli/inspect_output.hpp"
 #include "daemon/capture/perf_capture_summary.hpp"
+#include "daemon/cli/inspect_output.hpp"
+#include "daemon/service/exit_codes.hpp"
 
 namespace apcgate::daemon {
 

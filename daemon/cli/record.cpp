@@ -1,3 +1,5 @@
+#include <map>
+#include <memory>
 #include <fcntl.h>
 #include <spdlog/spdlog.h>
 #include <sys/wait.h>
@@ -13,10 +15,13 @@
 
 #include "daemon/capture/apc_directory.hpp"
 #include "daemon/cli/cli.hpp"
-#include "daemon/cli/exit_codes.hpp"
+#include "daemon/cli/common_options.hpp"
 #include "daemon/cli/interrupt_flag.hpp"
+#include "daemon/cli/record_loop.hpp"
+#include "daemon/cli/subcommand.hpp"
+#include "daemon/service/exit_codes.hpp"
 #include "daemon/service/log_text.hpp"
-#include "daemon/capture/record_loop.hpp"
+#include "daemon/service/logging.hpp"
 #include "protocol/perf_framing/codes.hpp"
 #include "xml/captured_perf_xml.hpp"
 #include "xml/documents.hpp"
@@ -252,6 +257,66 @@ int run_record(const RecordOptions& o) {
     if (o.framing == Framing::Perf)
         return record_perf_framing(o, collectors, *settings, counters, sink, command);
     return record_gator_framing(o, service, *settings, counters, sink, command);
+}
+
+namespace {
+
+// The command line as parsed: --sample-rate as its name.
+struct RecordCommandLine {
+    RecordOptions options;
+    std::string sample_rate;
+};
+
+const std::map<std::string, model::SampleRate> kRates{{"none", model::SampleRate::None},
+                                                      {"low", model::SampleRate::Low},
+                                                      {"normal", model::SampleRate::Normal},
+                                                      {"high", model::SampleRate::High}};
+
+}  // namespace
+
+Subcommand add_record_command(CLI::App& parent) {
+    auto line = std::make_shared<RecordCommandLine>();
+    RecordOptions& record = line->options;
+    auto* record_cmd = parent.add_subcommand(
+        "record", "Capture locally into an .apc directory: record -o run.apc [-d S] [-- CMD ARGS]");
+    add_collector_options(record_cmd, record.common);
+    record_cmd->add_option("-o,--output", record.output, "Capture directory to create (NAME.apc)")
+        ->required();
+    record_cmd->add_option("-d,--duration", record.duration_s, "Stop after this many seconds")
+        ->check(CLI::NonNegativeNumber);
+    record_cmd->add_option("--session", record.session_file, "Session XML to use")
+        ->check(CLI::ExistingFile);
+    record_cmd->add_option("--config", record.config_file, "Configuration XML (counters) to use")
+        ->check(CLI::ExistingFile);
+    record_cmd->add_option("--sample-rate", line->sample_rate, "none, low, normal or high")
+        ->check(CLI::IsMember({"none", "low", "normal", "high"}));
+    record_cmd->add_flag("-f,--force", record.force,
+                         "Overwrite the capture files of an existing directory");
+    auto* record_command = record_cmd->add_option(
+        "command", record.command,
+        "Command to run (after --); only it, its threads and its children are captured, from "
+        "its exec, and the capture stops when it exits");
+    record_cmd
+        ->add_option("--pid", record.pids,
+                     "Follow these running processes (PID[,PID...]: their threads and new "
+                     "children) instead of the whole system; stops when they have all exited")
+        ->delimiter(',')
+        ->check(CLI::PositiveNumber)
+        ->excludes(record_command);
+    record_cmd
+        ->add_option("--framing", record.framing,
+                     "gator (default): the documented v6.8 frames (type=\"Gator\"); perf: the "
+                     "frames gatord 9.x writes (type=\"Perf\", the kernel's perf records "
+                     "forwarded as they are)")
+        ->transform(CLI::CheckedTransformer(
+            std::map<std::string, Framing>{{"gator", Framing::Gator}, {"perf", Framing::Perf}}));
+
+    return {record_cmd, [line] {
+        RecordOptions& o = line->options;
+        setup_logging(o.common.log_level);
+        if (!line->sample_rate.empty()) o.sample_rate = kRates.at(line->sample_rate);
+        return run_record(o);
+    }};
 }
 
 }  // namespace apcgate::daemon

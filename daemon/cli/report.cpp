@@ -2,13 +2,16 @@
 // call stacks, spans, markers, counters, losses) as text tables, --json, --csv or --folded.
 // Exit 0 when the capture was read (a final frame cut short is a loss, not a failure), 3 when
 // its data is corrupt (what came before is still reported), 1 when it cannot be read at all.
+#include <iostream>
 #include <ostream>
 
 #include "daemon/analysis/capture_analysis.hpp"
 #include "daemon/analysis/report_output.hpp"
 #include "daemon/cli/cli.hpp"
 #include "daemon/cli/cli_analysis.hpp"
-#include "daemon/cli/exit_codes.hpp"
+#include "daemon/cli/common_options.hpp"
+#include "daemon/cli/subcommand.hpp"
+#include "daemon/service/exit_codes.hpp"
 
 namespace apcgate::daemon {
 
@@ -47,6 +50,29 @@ int run_report(const ReportOptions& options, std::ostream& out, std::ostream& er
         return kExitInvalidInput;
     }
     return kExitOk;
+}
+
+Subcommand add_report_command(CLI::App& parent) {
+    auto options = std::make_shared<ReportOptions>();
+    auto* report_cmd = parent.add_subcommand(
+        "report", "Summarise what a capture shows: CPU time, hottest functions, spans, counters");
+    report_cmd->add_option("capture", options->capture, "The .apc directory")->required();
+    add_image_symbol_options(report_cmd, options->symbols);
+    report_cmd->add_option("--pid", options->pid,
+                           "Functions and stacks of this process only (default: every process)");
+    report_cmd->add_option("--top", options->top,
+                           "Rows per table (text: 20 by default; JSON and CSV: all by default)")
+        ->check(CLI::PositiveNumber);
+    auto* report_json = report_cmd->add_flag("--json", options->json, "Print the report as JSON");
+    auto* report_csv = report_cmd->add_flag("--csv", options->csv,
+                                            "Print the report as CSV, one block per table");
+    auto* report_folded = report_cmd->add_flag(
+        "--folded", options->folded,
+        "Print the CPU samples' call stacks folded (outer;inner COUNT), for flame graphs");
+    report_json->excludes(report_csv)->excludes(report_folded);
+    report_csv->excludes(report_folded);
+
+    return {report_cmd, [options] { return run_report(*options, std::cout, std::cerr); }};
 }
 
 }  // namespace apcgate::daemon

@@ -10,10 +10,10 @@
 #include <asio/write.hpp>
 #include <utility>
 
+#include "daemon/server/memory_release.hpp"
 #include "daemon/service/log_text.hpp"
 #include "protocol/perf_framing/codes.hpp"
 #include "xml/captured_perf_xml.hpp"
-#include "daemon/server/memory_release.hpp"
 #include "xml/documents.hpp"
 
 namespace apcgate::daemon {

@@ -23,10 +23,10 @@
 
 #include "daemon/capture/capture_service.hpp"
 #include "daemon/capture/capture_sink.hpp"
-#include "daemon/server/slot_policy.hpp"
-#include "protocol/gator/command.hpp"
 #include "daemon/capture/framing.hpp"
 #include "daemon/capture/perf_live_capture.hpp"
+#include "daemon/server/slot_policy.hpp"
+#include "protocol/gator/command.hpp"
 #include "protocol/gator/command_reader.hpp"
 
 namespace apcgate::daemon {

@@ -5,7 +5,7 @@
 #include <algorithm>
 #include <csignal>
 
-#include "daemon/cli/exit_codes.hpp"
+#include "daemon/service/exit_codes.hpp"
 
 namespace apcgate::daemon {
 

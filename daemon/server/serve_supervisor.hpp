@@ -22,9 +22,9 @@
 #include <vector>
 
 #include "daemon/capture/capture_service.hpp"
-#include "daemon/cli/cli.hpp"
-#include "daemon/service/discovery.hpp"
+#include "daemon/server/serve_options.hpp"
 #include "daemon/server/server.hpp"
+#include "daemon/service/discovery.hpp"
 #include "daemon/service/service_config.hpp"
 #include "daemon/service/systemd_notify.hpp"
 

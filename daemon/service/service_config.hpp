@@ -36,8 +36,8 @@
 #include <string_view>
 #include <vector>
 
-#include "protocol/wire/result.hpp"
 #include "daemon/capture/framing.hpp"
+#include "protocol/wire/result.hpp"
 
 namespace apcgate::daemon {
 

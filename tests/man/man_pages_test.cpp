@@ -18,7 +18,7 @@
 #include <utility>
 #include <vector>
 
-#include "daemon/cli/exit_codes.hpp"
+#include "daemon/service/exit_codes.hpp"
 #include "whole_file.hpp"
 
 namespace apcgate::man_test {
@@ -200,7 +200,7 @@ TEST(ManPages, EveryPageHasItsSectionsItsVersionAndNoPlaceholderLeft) {
     }
 }
 
-// Every exit code of daemon/cli/exit_codes.hpp is explained in apcgate(1).
+// Every exit code of daemon/service/exit_codes.hpp is explained in apcgate(1).
 TEST(ManPages, TheMainPageListsEveryExitCode) {
     std::set<std::string> documented;
     static const std::regex code(R"(^\.BR? ([0-9]+)(?: ", " ([0-9]+))?$)");

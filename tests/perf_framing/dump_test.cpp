@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "daemon/cli/cli.hpp"
-#include "daemon/cli/exit_codes.hpp"
+#include "daemon/service/exit_codes.hpp"
 #include "tests/perf_framing/gatord_capture.hpp"
 
 namespace apcgate {

@@ -11,7 +11,7 @@
 #include <string>
 
 #include "daemon/cli/cli.hpp"
-#include "daemon/capture/record_loop.hpp"
+#include "daemon/cli/record_loop.hpp"
 
 namespace apcgate::daemon {
 

@@ -1,4 +1,4 @@
-#include "daemon/capture/record_loop.hpp"
+#include "daemon/cli/record_loop.hpp"
 
 #include <spdlog/spdlog.h>
 
@@ -6,10 +6,10 @@
 #include <cstdint>
 #include <utility>
 
-#include "daemon/cli/exit_codes.hpp"
 #include "daemon/capture/live_capture.hpp"
 #include "daemon/capture/perf_live_capture.hpp"
-#include "daemon/capture/record_watch.hpp"
+#include "daemon/cli/record_watch.hpp"
+#include "daemon/service/exit_codes.hpp"
 
 namespace apcgate::daemon {
 

@@ -1,4 +1,4 @@
-#include "daemon/capture/record_watch.hpp"
+#include "daemon/cli/record_watch.hpp"
 
 #include <chrono>
 #include <csignal>

@@ -1,4 +1,4 @@
-#include "daemon/cli/convert_report.hpp"
+#include "daemon/capture/convert_report.hpp"
 
 #include <spdlog/spdlog.h>
 

@@ -9,7 +9,7 @@
 #include <vector>
 
 #include "daemon/capture/capture_service.hpp"
-#include "daemon/capture/framing.hpp"
+#include "daemon/service/framing.hpp"
 
 namespace apcgate::daemon {
 

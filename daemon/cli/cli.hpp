@@ -10,8 +10,8 @@
 #include <vector>
 
 #include "daemon/capture/collectors_setup.hpp"
-#include "daemon/capture/framing.hpp"
 #include "daemon/server/serve_options.hpp"
+#include "daemon/service/framing.hpp"
 #include "protocol/model/capture_settings.hpp"
 
 namespace apcgate::daemon {

@@ -23,9 +23,9 @@
 
 #include "daemon/capture/capture_service.hpp"
 #include "daemon/capture/capture_sink.hpp"
-#include "daemon/capture/framing.hpp"
 #include "daemon/capture/perf_live_capture.hpp"
 #include "daemon/server/slot_policy.hpp"
+#include "daemon/service/framing.hpp"
 #include "protocol/gator/command.hpp"
 #include "protocol/gator/command_reader.hpp"
 

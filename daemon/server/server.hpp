@@ -14,8 +14,8 @@
 #include <vector>
 
 #include "daemon/capture/capture_service.hpp"
-#include "daemon/capture/framing.hpp"
 #include "daemon/server/connection.hpp"
+#include "daemon/service/framing.hpp"
 
 namespace apcgate::daemon {
 

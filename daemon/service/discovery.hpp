@@ -19,8 +19,8 @@
 #include <optional>
 #include <string>
 
-#include "daemon/server/reply_budget.hpp"
 #include "daemon/service/discovery_packet.hpp"
+#include "daemon/service/reply_budget.hpp"
 #include "protocol/wire/result.hpp"
 
 namespace apcgate::daemon {

@@ -36,7 +36,7 @@
 #include <string_view>
 #include <vector>
 
-#include "daemon/capture/framing.hpp"
+#include "daemon/service/framing.hpp"
 #include "protocol/wire/result.hpp"
 
 namespace apcgate::daemon {

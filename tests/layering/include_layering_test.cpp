@@ -11,7 +11,10 @@
 //   xml                                     wire, model
 //   collectors base (source.hpp, ingest/, pmu/)   wire, model, the base
 //   collectors/NAME                         wire, model, the base, NAME itself
-//   daemon                                  everything below it
+//   daemon/service (settings, logging, systemd, discovery)   everything below daemon
+//   daemon/capture                          that, and service
+//   daemon/server, daemon/analysis          that, and capture
+//   daemon/cli (main and the subcommands)   every room
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -33,11 +36,12 @@ std::string room_of(const std::string& path) {
     const auto first = path.find('/');
     if (first == std::string::npos) return "";
     const std::string top = path.substr(0, first);
-    if (top == "xml" || top == "daemon") return top;
-    if (top != "protocol" && top != "collectors") return "";
+    if (top == "xml") return top;
+    if (top != "protocol" && top != "collectors" && top != "daemon") return "";
     const auto second = path.find('/', first + 1);
     const std::string sub = path.substr(
         first + 1, second == std::string::npos ? std::string::npos : second - first - 1);
+    if (top == "daemon") return second == std::string::npos ? "daemon" : "daemon/" + sub;
     if (top == "collectors" && (second == std::string::npos || sub == "ingest" || sub == "pmu"))
         return "collectors/base";
     return top + "/" + sub;
@@ -45,7 +49,17 @@ std::string room_of(const std::string& path) {
 
 // Whether a file in room `from` may include one in room `to`.
 bool may_include(const std::string& from, const std::string& to) {
-    if (from == to || from == "daemon") return true;
+    if (from == to || from == "daemon/cli") return true;
+    // The daemon's rooms stand on everything below the daemon, and on each other in this order.
+    const bool below_daemon = to.rfind("daemon", 0) != 0;
+    static const std::map<std::string, std::set<std::string>> daemon_rooms = {
+        {"daemon/service", {}},
+        {"daemon/capture", {"daemon/service"}},
+        {"daemon/server", {"daemon/service", "daemon/capture"}},
+        {"daemon/analysis", {"daemon/service", "daemon/capture"}},
+    };
+    if (const auto it = daemon_rooms.find(from); it != daemon_rooms.end())
+        return below_daemon || it->second.count(to) != 0;
     static const std::map<std::string, std::set<std::string>> below = {
         {"protocol/wire", {}},
         {"protocol/model", {"protocol/wire"}},
@@ -106,7 +120,14 @@ TEST(Layering, TheRuleKnowsUpFromDown) {
     EXPECT_FALSE(may_include(room_of("collectors/fxt/r.cpp"), room_of("protocol/apc/e.hpp")));
     EXPECT_FALSE(may_include(room_of("collectors/ingest/s.hpp"), room_of("collectors/ctf/c.hpp")));
     EXPECT_FALSE(may_include(room_of("collectors/ctf/c.cpp"), room_of("daemon/cli/cli.hpp")));
-    EXPECT_TRUE(may_include(room_of("daemon/cli.cpp"), room_of("collectors/ctf/c.hpp")));
+    EXPECT_TRUE(may_include(room_of("daemon/cli/c.cpp"), room_of("collectors/ctf/c.hpp")));
+    EXPECT_TRUE(may_include(room_of("daemon/cli/c.cpp"), room_of("daemon/server/s.hpp")));
+    EXPECT_TRUE(may_include(room_of("daemon/server/s.cpp"), room_of("daemon/capture/e.hpp")));
+    EXPECT_TRUE(may_include(room_of("daemon/capture/e.cpp"), room_of("protocol/apc/e.hpp")));
+    EXPECT_FALSE(may_include(room_of("daemon/capture/e.cpp"), room_of("daemon/server/s.hpp")));
+    EXPECT_FALSE(may_include(room_of("daemon/service/d.cpp"), room_of("daemon/capture/e.hpp")));
+    EXPECT_FALSE(may_include(room_of("daemon/analysis/a.cpp"), room_of("daemon/cli/cli.hpp")));
+    EXPECT_FALSE(may_include(room_of("daemon/x.cpp"), room_of("protocol/wire/x.hpp")));
     EXPECT_FALSE(may_include(room_of("protocol/newroom/a.hpp"), room_of("protocol/wire/x.hpp")));
 }
 

@@ -6,9 +6,9 @@
 #include <set>
 #include <sstream>
 
+#include "daemon/capture/perf_capture_summary.hpp"
 #include "daemon/cli/cli.hpp"
 #include "daemon/service/exit_codes.hpp"
-#include "daemon/capture/perf_capture_summary.hpp"
 #include "protocol/apc/capture_stream.hpp"
 #include "tests/perf_framing/gatord_capture.hpp"
 

@@ -19,9 +19,9 @@
 #include "collectors/perf/kernel_build_id.hpp"
 #include "collectors/perf/tracefs.hpp"
 #include "daemon/capture/perf_capture_summary.hpp"
+#include "daemon_process.hpp"
 #include "protocol/apc/capture_stream.hpp"
 #include "protocol/perf_framing/frames.hpp"
-#include "daemon_process.hpp"
 #include "tests/perf/perf_capture.hpp"
 
 namespace apcgate {

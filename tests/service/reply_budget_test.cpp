@@ -1,5 +1,5 @@
 // The discovery answer budget: a burst, then refusals, then refills with (injected) time.
-#include "daemon/server/reply_budget.hpp"
+#include "daemon/service/reply_budget.hpp"
 
 #include <gtest/gtest.h>
 

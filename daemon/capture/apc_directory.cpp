@@ -110,6 +110,11 @@ void ApcDirectory::end_removal() {
     if (remover_.joinable()) remover_.join();
 }
 
+bool ApcDirectory::refuses(const std::filesystem::path& dir, bool force) {
+    std::error_code ec;
+    return !force && std::filesystem::exists(std::filesystem::symlink_status(dir, ec));
+}
+
 Result<std::unique_ptr<ApcDirectory>> ApcDirectory::create(const std::filesystem::path& dir,
                                                            bool force, Durability durability) {
     if (::mkdir(dir.c_str(), 0755) != 0) {

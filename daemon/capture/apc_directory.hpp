@@ -51,6 +51,10 @@ class ApcDirectory final : public CaptureSink {
 public:
     static Result<std::unique_ptr<ApcDirectory>> create(const std::filesystem::path& dir,
                                                         bool force, Durability durability);
+    // Whether create() refuses `dir` because it exists and `force` is not given: the caller's
+    // exit code for it (4) differs from other failures', and is decided by what is on disk, not
+    // by the error's words.
+    [[nodiscard]] static bool refuses(const std::filesystem::path& dir, bool force);
     ~ApcDirectory() override;
     ApcDirectory(const ApcDirectory&) = delete;
     ApcDirectory& operator=(const ApcDirectory&) = delete;

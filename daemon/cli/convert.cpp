@@ -167,8 +167,7 @@ int run_convert(const ConvertOptions& o, std::ostream& out, std::ostream& err) {
     auto dir = ApcDirectory::create(o.output, o.force, Durability::Cached);
     if (!dir) {
         err << "apcgate convert: " << dir.error().to_string() << "\n";
-        return dir.error().message.rfind("already exists", 0) == 0 ? kExitOutputExists
-                                                                   : kExitFailure;
+        return ApcDirectory::refuses(o.output, o.force) ? kExitOutputExists : kExitFailure;
     }
     ApcDirectory& sink = **dir;
     CaptureDocuments documents;

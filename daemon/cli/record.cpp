@@ -232,8 +232,7 @@ int run_record(const RecordOptions& o) {
     auto dir = ApcDirectory::create(o.output, o.force, Durability::Synced);
     if (!dir) {
         spdlog::error("{}", dir.error().to_string());
-        return dir.error().message.rfind("already exists", 0) == 0 ? kExitOutputExists
-                                                                   : kExitFailure;
+        return ApcDirectory::refuses(o.output, o.force) ? kExitOutputExists : kExitFailure;
     }
     ApcDirectory& sink = **dir;
     const CaptureDocuments documents{captured_document(o, collectors, service, *settings, counters),

@@ -31,6 +31,7 @@ Error ByteReader::take_error() {
 bool ByteReader::need(std::size_t n, std::string_view field) {
     if (error_) return false;
     if (n > data_.size() - pos_) {
+        ran_out_ = true;
         fail_at(pos_,
                 "truncated: need " + std::to_string(n) + " bytes, " +
                     std::to_string(data_.size() - pos_) + " left",
@@ -89,6 +90,7 @@ std::int64_t ByteReader::packed64(std::string_view field) {
     unsigned shift = 0;
     for (int i = 0; i < 10; ++i) {
         if (pos_ >= data_.size()) {
+            if (!error_) ran_out_ = true;
             fail_at(start, "truncated packed integer", field);
             pos_ = start;
             return 0;

@@ -49,6 +49,9 @@ public:
     void fail(std::string message, std::string_view field = {});
 
     [[nodiscard]] bool ok() const { return !error_.has_value(); }
+    // Whether the first failure was the bytes running out (a read past the end, a packed integer
+    // cut short) rather than a bad value: a caller reading a stream asks for more bytes then.
+    [[nodiscard]] bool ran_out() const { return ran_out_; }
     [[nodiscard]] const std::optional<Error>& error() const { return error_; }
     [[nodiscard]] Error take_error();
     [[nodiscard]] std::size_t pos() const { return pos_; }
@@ -69,6 +72,7 @@ private:
     std::string input_;
     std::string record_;
     std::optional<Error> error_;
+    bool ran_out_ = false;
 };
 
 }  // namespace apcgate::wire

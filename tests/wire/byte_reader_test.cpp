@@ -48,5 +48,39 @@ TEST(ByteReader, PackedStringBounds) {
     EXPECT_FALSE(r3.ok());
 }
 
+// Running out of bytes is told apart from a bad value by what the reader saw, not by the
+// message: a stream reader asks for more bytes only in the first case.
+TEST(ByteReader, RunningOutIsToldApartFromABadValue) {
+    const std::vector<std::uint8_t> two{0x01, 0x02};
+    ByteReader short_read(two);
+    short_read.u32("v");
+    EXPECT_TRUE(short_read.ran_out());
+
+    const std::vector<std::uint8_t> cut_packed{0x80, 0x80};  // continuation bits, then the end
+    ByteReader packed(cut_packed);
+    packed.packed64("p");
+    EXPECT_FALSE(packed.ok());
+    EXPECT_TRUE(packed.ran_out());
+
+    const std::vector<std::uint8_t> four{0x01, 0x02, 0x03, 0x04};
+    ByteReader bad(four);
+    bad.u8("kind");
+    bad.fail("unknown kind 1", "kind");
+    bad.u32("past the end after the failure");  // a later read past the end changes nothing
+    EXPECT_FALSE(bad.ok());
+    EXPECT_FALSE(bad.ran_out());
+
+    const std::vector<std::uint8_t> long_packed(11, 0x80);  // too long: a bad value
+    ByteReader too_long(long_packed);
+    too_long.packed64("p");
+    EXPECT_FALSE(too_long.ok());
+    EXPECT_FALSE(too_long.ran_out());
+
+    ByteReader fine(four);
+    fine.u32("v");
+    EXPECT_TRUE(fine.ok());
+    EXPECT_FALSE(fine.ran_out());
+}
+
 }  // namespace
 }  // namespace apcgate::wire

@@ -284,17 +284,4 @@ void append_planned(std::string& out, const bt_field* structure,
     cut(out, limit);
 }
 
-void append_field(std::string& out, const bt_field* field, std::size_t limit) {
-    Writer w{out, limit};
-    w.field(field, 0);
-    cut(out, limit);
-}
-
-void append_members(std::string& out, const bt_field* field, std::size_t limit) {
-    if (field == nullptr || bt_field_get_class_type(field) != BT_FIELD_CLASS_TYPE_STRUCTURE) return;
-    Writer w{out, limit};
-    w.members(field, 0);
-    cut(out, limit);
-}
-
 }  // namespace apcgate::collectors::ctf

@@ -19,14 +19,6 @@ inline constexpr std::size_t kMaxAnnotationText = 1024;
 inline constexpr std::size_t kMaxArrayElements = 64;
 inline constexpr int kMaxNesting = 8;
 
-// Appends the value of `field`.
-void append_field(std::string& out, const bt_field* field, std::size_t limit = kMaxAnnotationText);
-
-// Appends "name=value, name=value" for the members of the structure `field` (nothing when it
-// is null or has no members).
-void append_members(std::string& out, const bt_field* field,
-                    std::size_t limit = kMaxAnnotationText);
-
 // The same text for every event of one class, prepared once: each top-level member's
 // "name=" prefix and how to read it, so an event costs only the reads of its values.
 struct MemberText {

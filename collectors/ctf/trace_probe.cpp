@@ -216,11 +216,6 @@ void HeldMessages::hold(const bt_message* m) {
     messages_.push_back(m);
 }
 
-void HeldMessages::replay(MessageHandler& handler) {
-    if (!messages_.empty()) handler.on_messages(messages_.data(), messages_.size());
-    release();
-}
-
 void HeldMessages::release() {
     for (const bt_message* m : messages_) bt_message_put_ref(m);
     messages_.clear();

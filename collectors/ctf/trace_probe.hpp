@@ -69,8 +69,6 @@ class HeldMessages {
     HeldMessages& operator=(const HeldMessages&) = delete;
 
     void hold(const bt_message* m);
-    // Gives every held message to `handler`, in order, then lets go of them.
-    void replay(MessageHandler& handler);
     void release();
 
   private:

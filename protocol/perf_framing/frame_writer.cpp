@@ -76,12 +76,6 @@ void AttrsFrameWriter::online_cpu(std::int64_t time, std::int32_t cpu) {
     w_.packed32(cpu);
 }
 
-void AttrsFrameWriter::offline_cpu(std::int64_t time, std::int32_t cpu) {
-    w_.packed32(static_cast<std::int32_t>(AttrsCode::OfflineCpu));
-    w_.packed64(time);
-    w_.packed32(cpu);
-}
-
 void AttrsFrameWriter::kallsyms(std::string_view text) {
     w_.packed32(static_cast<std::int32_t>(AttrsCode::Kallsyms));
     cstr(text);

@@ -30,7 +30,6 @@ public:
     void maps(std::int32_t pid, std::int32_t tid, std::string_view text);
     void comm(std::int32_t pid, std::int32_t tid, std::string_view image, std::string_view comm);
     void online_cpu(std::int64_t time, std::int32_t cpu);
-    void offline_cpu(std::int64_t time, std::int32_t cpu);
     void kallsyms(std::string_view text);
     void kernel_build_id(std::span<const std::uint8_t> id);
 

@@ -2,8 +2,7 @@
 // handed to the accumulators (timeline accounting, span statistics, stack profile, counter
 // statistics), whose tables make the Report. Works for both framings: the v6.8 ("Gator") frames
 // are decoded and rebuilt into model events (Annotate frames read in place: annotate_scan.hpp);
-// a Perf-type capture gives samples, thread names, functions and stacks (perf_samples.hpp),
-// counter values and losses, and the report's notes say what it cannot give.
+// a Perf-type capture's frames and kernel records are read as they are (perf_analysis.hpp).
 #pragma once
 
 #include <cstdint>

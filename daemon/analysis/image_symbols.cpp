@@ -65,7 +65,11 @@ void ImageSymbols::load(Image& img) {
 }
 
 ResolvedFrame ImageSymbols::resolve(std::int32_t cookie, std::int64_t offset) {
-    if (cookie == 0) return {"[kernel]", 0};
+    if (cookie == 0) {
+        if (auto name = kernel_.function_at(static_cast<std::uint64_t>(offset)))
+            return {"[kernel] " + *name, 0};
+        return {"[kernel]", 0};
+    }
     const std::uint32_t index = image_index(cookie);
     if (cookie < 0 || index == 0) return {"[unknown]", 0};
     Image& img = images_[index];

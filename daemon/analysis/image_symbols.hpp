@@ -4,7 +4,9 @@
 // function symbols (.symtab, else a separate debug file's, else .dynsym: the XRay reader's ELF
 // code) name it. Captures from another machine: --sysroot DIR reads DIR/PATH, --binary-dir DIR
 // reads DIR/BASENAME first. An image that cannot be read, or an address no symbol covers, is
-// named "image+0xOFFSET"; cookie 0 is "[kernel]" and -1 (no mapping) "[unknown]".
+// named "image+0xOFFSET"; cookie 0 is "[kernel]" and -1 (no mapping) "[unknown]". With the
+// capture's kernel symbols (a Perf-framing capture's kallsyms text), cookie 0's offset is a
+// kernel address, and the function holding it is "[kernel] NAME".
 #pragma once
 
 #include <cstdint>
@@ -16,6 +18,7 @@
 #include <vector>
 
 #include "collectors/xray/elf_image.hpp"
+#include "daemon/analysis/kernel_symbols.hpp"
 
 namespace apcgate::daemon::analysis {
 
@@ -37,6 +40,9 @@ class ImageSymbols {
     }
 
     void name_cookie(std::int32_t cookie, std::string path);
+    // The kernel's symbols (empty unless the capture carries them): KernelSymbols::parse adds.
+    KernelSymbols& kernel_symbols() { return kernel_; }
+    [[nodiscard]] const KernelSymbols& kernel_symbols() const { return kernel_; }
     ResolvedFrame resolve(std::int32_t cookie, std::int64_t offset);
 
     struct Image {
@@ -59,6 +65,7 @@ class ImageSymbols {
     std::vector<Image> images_;
     std::map<std::string, std::uint32_t> by_path_;
     std::unordered_map<std::int32_t, std::uint32_t> by_cookie_;
+    KernelSymbols kernel_;
 };
 
 }  // namespace apcgate::daemon::analysis

@@ -1,15 +1,22 @@
 #include "daemon/analysis/perf_analysis.hpp"
 
+#include <linux/perf_event.h>
+
+#include <algorithm>
+
 #include "daemon/analysis/counter_statistics.hpp"
 #include "daemon/analysis/perf_samples.hpp"
 #include "daemon/analysis/stack_profile.hpp"
 #include "daemon/analysis/timeline_accounting.hpp"
 #include "daemon/capture_files.hpp"
 #include "daemon/perf_capture_summary.hpp"
+#include "protocol/wire/overloaded.hpp"
 
 namespace apcgate::daemon::analysis {
 
 namespace {
+
+namespace pfr = perf_framing;
 
 std::vector<xml::EventInfo> read_events(const std::filesystem::path& dir) {
     const auto text = read_document(dir / "events.xml");
@@ -19,38 +26,124 @@ std::vector<xml::EventInfo> read_events(const std::filesystem::path& dir) {
     return std::move(parsed).value();
 }
 
+// Who a record says is running, or what task its body is about: the thread's process.
+void note_process(TimelineAccounting& timeline, const pfr::PerfRecord& r) {
+    if (r.pid && r.tid)
+        timeline.process_of(static_cast<std::int32_t>(*r.tid), static_cast<std::int32_t>(*r.pid));
+    switch (r.header.type) {
+        case PERF_RECORD_COMM:
+        case PERF_RECORD_FORK:
+        case PERF_RECORD_EXIT:
+        case PERF_RECORD_SWITCH_CPU_WIDE:
+            timeline.process_of(static_cast<std::int32_t>(r.body_tid),
+                                static_cast<std::int32_t>(r.body_pid));
+            break;
+        default:
+            break;
+    }
+}
+
+// Hands each frame and record of a Perf-type capture to the accumulators.
+class PerfAnalysis {
+  public:
+    explicit PerfAnalysis(const AnalysisOptions& options)
+        : symbols_(options.symbols), stacks_(symbols_, options.pid) {}
+
+    void frame(const pfr::DecodedPerfFrame& f) {
+        const auto* attrs = std::get_if<pfr::PerfAttrsFrame>(&f.body);
+        if (attrs == nullptr) return;
+        for (const pfr::AttrsMessage& m : attrs->messages) {
+            std::visit(wire::Overloaded{
+                           [&](const pfr::TextMessage& t) {
+                               if (m.code == pfr::AttrsCode::Kallsyms) {
+                                   symbols_.kernel_symbols().parse(t.text);
+                                   kallsyms_ = true;
+                               }
+                           },
+                           [&](const pfr::MapsMessage& p) { samples_.maps(p.pid, p.maps); },
+                           [&](const pfr::CommMessage& c) {
+                               timeline_.process_of(c.tid, c.pid);
+                               timeline_.process_image(c.pid, std::string(c.image));
+                           },
+                           [](const auto&) {},
+                       },
+                       m.body);
+        }
+    }
+
+    void record(const pfr::RecordView& v) {
+        const pfr::PerfRecord& r = *v.record;
+        samples_.record(v);
+        note_process(timeline_, r);
+        if (r.header.type != PERF_RECORD_SAMPLE || !r.tid) return;
+        if (v.attr == nullptr || !is_cpu_sampler(*v.attr)) return;
+        ++cpu_samples_;
+        timeline_.sample(r.pid ? static_cast<std::int32_t>(*r.pid) : -1,
+                         static_cast<std::int32_t>(*r.tid));
+    }
+
+    void finish(const PerfCaptureSummary& summary, Report& r) {
+        const auto& t = summary.tally;
+        const auto last = static_cast<std::int64_t>(t.last_time.value_or(0));
+        if (t.first_time && t.last_time)
+            r.duration_ns = last - static_cast<std::int64_t>(*t.first_time);
+        r.samples = cpu_samples_;
+        for (const auto& [tid, name] : t.threads) timeline_.name_thread(tid, name, true);
+        timeline_.fill(r);
+        stacks_.fill(r);
+        samples_.fill(r);
+        r.notes.emplace_back(
+            "Perf framing: this report has the capture's samples per thread and process, "
+            "functions and call stacks, counter values and losses, but no CPU time (no activity "
+            "timeline) and no spans (use record --framing gator for those)");
+        if (cpu_samples_ == 0) r.notes.emplace_back("no CPU samples: no functions or stacks");
+        const KernelSymbols& kernel = symbols_.kernel_symbols();
+        if (!kallsyms_) {
+            r.notes.emplace_back("no KALLSYMS text in the capture: kernel functions are [kernel]");
+        } else if (kernel.hidden()) {
+            r.notes.emplace_back(
+                "the capture's KALLSYMS text lists every address as 0 (kernel.kptr_restrict on "
+                "the target): kernel functions are [kernel]");
+        }
+        if (const auto& k = kernel.skipped(); k.total() > 0)
+            r.losses.push_back({"kallsyms_lines_skipped", k.total(),
+                                std::to_string(k.malformed) +
+                                    " KALLSYMS lines that are not "
+                                    "/proc/kallsyms lines, " +
+                                    std::to_string(k.name_too_long) + " with names longer than " +
+                                    std::to_string(KernelSymbols::kMaxNameBytes) + " bytes, " +
+                                    std::to_string(k.past_limit) + " past " +
+                                    std::to_string(kernel.limits().symbols) +
+                                    " symbols (or their names' bytes)"});
+        for (const auto& image : symbols_.unreadable())
+            r.notes.push_back("cannot read the symbols of " + image +
+                              " (its functions are shown as offsets; see --binary-dir, --sysroot)");
+    }
+
+  private:
+    ImageSymbols symbols_;
+    StackProfile stacks_;
+    PerfSamples samples_{symbols_, stacks_};
+    TimelineAccounting timeline_;
+    bool kallsyms_ = false;
+    std::uint64_t cpu_samples_ = 0;
+};
+
 }  // namespace
 
 Result<Analysis> analyse_perf_capture(const std::filesystem::path& dir,
                                       const AnalysisOptions& options) {
-    TimelineAccounting timeline;
-    ImageSymbols symbols(options.symbols);
-    StackProfile stacks(symbols, options.pid);
-    PerfSamples perf_samples(symbols, stacks);
-    std::uint64_t samples = 0;
-    auto on_record = [&](const perf_framing::RecordView& v) {
-        const perf_framing::PerfRecord& rec = *v.record;
-        perf_samples.record(v);
-        if (rec.header.type != 9 /* PERF_RECORD_SAMPLE */ || !rec.tid) return;
-        ++samples;
-        timeline.sample(rec.pid ? static_cast<std::int32_t>(*rec.pid) : -1,
-                        static_cast<std::int32_t>(*rec.tid));
-    };
-    auto summary = summarize_perf_capture(dir, on_record);
+    PerfAnalysis analysis(options);
+    auto summary = summarize_perf_capture(
+        dir, [&](const pfr::RecordView& v) { analysis.record(v); }, {},
+        [&](const pfr::DecodedPerfFrame& f) { analysis.frame(f); });
     if (!summary) return std::move(summary).take_error();
     const auto& t = summary->tally;
     Analysis out;
     Report& r = out.report;
     r.capture = dir.string();
     r.framing = "perf";
-    if (t.first_time && t.last_time) r.duration_ns = static_cast<std::int64_t>(*t.last_time - *t.first_time);
-    r.samples = samples;
-    for (const auto& [tid, name] : t.threads) timeline.name_thread(tid, name, true);
-    timeline.fill(r);
-    stacks.fill(r);
-    for (const auto& image : symbols.unreadable())
-        r.notes.push_back("cannot read the symbols of " + image +
-                          " (its functions are shown as offsets; see --binary-dir, --sysroot)");
+    analysis.finish(*summary, r);
     CounterStatistics counters(summary->captured.counters, read_events(dir));
     for (const auto& [key, kv] : t.counter_values)
         counters.values(key, kv.values, kv.min, kv.max, std::nullopt);
@@ -70,12 +163,6 @@ Result<Analysis> analyse_perf_capture(const std::filesystem::path& dir,
                             "frames or records that break the Perf framing's rules (see "
                             "apcgate inspect): skipped"});
     }
-    r.notes.emplace_back(
-        "Perf framing: the capture holds the kernel's perf records as they are; this report "
-        "has their samples per thread and process, functions and call stacks (addresses of "
-        "processes that were running before the capture began, whose mappings only the MAPS "
-        "text holds, are [unknown]), counter values and losses, but no CPU time (no activity "
-        "timeline) and no spans (use record --framing gator for those)");
     return out;
 }
 

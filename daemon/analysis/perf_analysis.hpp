@@ -1,7 +1,10 @@
 // `apcgate report`'s reading of a Perf-type capture (captured.xml type="Perf", gatord 9.x's
 // framing and `--framing perf`): one streaming pass with the perf-framing checker
-// (perf_capture_summary.hpp) gives samples, thread names, functions and stacks
-// (perf_samples.hpp), counter values and losses; the report's notes say what it cannot give.
+// (perf_capture_summary.hpp), its frames and records handed to the accumulators:
+//   - CPU samples: per thread and process, functions and call stacks (perf_samples.hpp), their
+//     addresses resolved through MMAP/MMAP2 records, the MAPS texts of the processes running at
+//     the start, and the KALLSYMS text for kernel addresses (kernel_symbols.hpp);
+//   - counter values from READ groups, Block Counter and COUNTERS, and the losses.
 #pragma once
 
 #include <filesystem>

@@ -14,12 +14,19 @@ constexpr std::uint64_t kContextMax = static_cast<std::uint64_t>(PERF_CONTEXT_MA
 
 }  // namespace
 
+bool is_cpu_sampler(const perf_framing::PerfAttr& attr) {
+    if (attr.type == PERF_TYPE_TRACEPOINT) return false;
+    if (attr.type == PERF_TYPE_SOFTWARE)
+        return attr.config == PERF_COUNT_SW_CPU_CLOCK || attr.config == PERF_COUNT_SW_TASK_CLOCK;
+    return true;
+}
+
 void PerfSamples::record(const perf_framing::RecordView& v) {
     const perf_framing::PerfRecord& r = *v.record;
     switch (r.header.type) {
         case PERF_RECORD_MMAP:
         case PERF_RECORD_MMAP2:
-            map(r.body_pid, r.map_addr, r.map_len, r.map_pgoff, r.text);
+            if (!map(r.body_pid, r.map_addr, r.map_len, r.map_pgoff, r.text)) ++not_kept_;
             break;
         case PERF_RECORD_FORK:
             if (r.body_pid != r.parent_pid && !spaces_.contains(r.body_pid) &&
@@ -31,19 +38,43 @@ void PerfSamples::record(const perf_framing::RecordView& v) {
             }
             break;
         case PERF_RECORD_SAMPLE:
-            sample(r);
+            if (v.attr != nullptr && is_cpu_sampler(*v.attr)) sample(r);
             break;
         default:
             break;
     }
 }
 
-void PerfSamples::map(std::uint32_t pid, std::uint64_t addr, std::uint64_t len,
+void PerfSamples::maps(std::int32_t pid, std::string_view text) {
+    if (pid <= 0) return;
+    maps_skipped_ += for_each_executable_mapping(text, [&](const collectors::perf::MapsEntry& m) {
+        return map(static_cast<std::uint32_t>(pid), m.start, m.end - m.start, m.pgoff, m.path);
+    });
+}
+
+void PerfSamples::fill(Report& r) const {
+    if (maps_skipped_.malformed + maps_skipped_.too_long > 0)
+        r.losses.push_back({"maps_lines_skipped", maps_skipped_.malformed + maps_skipped_.too_long,
+                            std::to_string(maps_skipped_.malformed) +
+                                " MAPS lines that are not /proc/PID/maps lines and " +
+                                std::to_string(maps_skipped_.too_long) + " longer than " +
+                                std::to_string(kMaxMapsLineBytes) +
+                                " bytes: their addresses are [unknown]"});
+    if (maps_skipped_.past_limit + not_kept_ > 0)
+        r.losses.push_back({"mappings_not_kept", maps_skipped_.past_limit + not_kept_,
+                            "mappings (MAPS lines, MMAP records) past " +
+                                std::to_string(kMaxMappings) + " per process, " +
+                                std::to_string(kMaxProcesses) + " processes or " +
+                                std::to_string(kMaxImages) +
+                                " images: their addresses are [unknown]"});
+}
+
+bool PerfSamples::map(std::uint32_t pid, std::uint64_t addr, std::uint64_t len,
                       std::uint64_t pgoff, std::string_view path) {
-    if (len == 0 || addr + len < addr || path.empty()) return;
+    if (len == 0 || addr + len < addr || path.empty()) return true;  // nothing to map
     auto it = spaces_.find(pid);
     if (it == spaces_.end()) {
-        if (spaces_.size() >= kMaxProcesses) return;
+        if (spaces_.size() >= kMaxProcesses) return false;
         it = spaces_.emplace(pid, Space{}).first;
     }
     Space& space = it->second;
@@ -51,10 +82,15 @@ void PerfSamples::map(std::uint32_t pid, std::uint64_t addr, std::uint64_t len,
     auto at = space.lower_bound(addr);
     if (at != space.begin() && std::prev(at)->second.end > addr) --at;
     while (at != space.end() && at->first < addr + len) at = space.erase(at);
-    if (space.size() >= kMaxMappings) return;
-    auto [c, added] = cookies_.try_emplace(std::string(path), static_cast<std::int32_t>(cookies_.size() + 2));
-    if (added) symbols_.name_cookie(c->second, c->first);
+    if (space.size() >= kMaxMappings) return false;
+    auto c = cookies_.find(std::string(path));
+    if (c == cookies_.end()) {
+        if (cookies_.size() >= kMaxImages) return false;
+        c = cookies_.emplace(std::string(path), static_cast<std::int32_t>(cookies_.size() + 2)).first;
+        symbols_.name_cookie(c->second, c->first);
+    }
     space[addr] = Mapping{addr + len, pgoff, c->second};
+    return true;
 }
 
 model::StackFrame PerfSamples::frame(const Space* space, bool kernel, std::uint64_t ip) {

@@ -15,7 +15,8 @@ bool is_perf_capture(const std::filesystem::path& dir) {
 Result<PerfCaptureSummary> summarize_perf_capture(
     const std::filesystem::path& dir,
     const std::function<void(const perf_framing::RecordView&)>& on_record,
-    const std::function<void(const std::string&)>& dump) {
+    const std::function<void(const std::string&)>& dump,
+    const std::function<void(const perf_framing::DecodedPerfFrame&)>& on_frame) {
     PerfCaptureSummary s;
     s.path = dir;
     auto files = open_capture_files(dir);
@@ -35,9 +36,10 @@ Result<PerfCaptureSummary> summarize_perf_capture(
         };
     }
     perf_framing::PerfCaptureChecker checker(std::move(keys), record);
-    if (dump) {
+    if (dump || on_frame) {
         checker.on_frame([&](const perf_framing::DecodedPerfFrame& f, std::size_t size) {
-            perf_framing::format_frame(f, size, lines);
+            if (on_frame) on_frame(f);
+            if (dump) perf_framing::format_frame(f, size, lines);
         });
     }
     apc::CaptureSplitter splitter(bytes);

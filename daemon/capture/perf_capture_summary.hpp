@@ -34,11 +34,13 @@ struct PerfCaptureSummary {
 bool is_perf_capture(const std::filesystem::path& dir);
 
 // `on_record` (if set) sees every record that parsed; `dump` (if set) gets one line per frame,
-// PERF_ATTRS message and record (perf_framing/frame_format.hpp), in file order. Fails only when
-// the directory, its captured.xml or its data file cannot be read at all.
+// PERF_ATTRS message and record (perf_framing/frame_format.hpp), in file order; `on_frame` (if
+// set) sees every frame that decoded, before its records. Fails only when the directory, its
+// captured.xml or its data file cannot be read at all.
 Result<PerfCaptureSummary> summarize_perf_capture(
     const std::filesystem::path& dir,
     const std::function<void(const perf_framing::RecordView&)>& on_record = {},
-    const std::function<void(const std::string&)>& dump = {});
+    const std::function<void(const std::string&)>& dump = {},
+    const std::function<void(const perf_framing::DecodedPerfFrame&)>& on_frame = {});
 
 }  // namespace apcgate::daemon

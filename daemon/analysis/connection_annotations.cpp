@@ -34,13 +34,23 @@ void ConnectionAnnotations::data(std::int32_t id, std::span<const std::uint8_t> 
     }
     if (c.tokens.error()) {
         c.failed = true;
-        ++broken_;
+        // Refused within the handshake's magic: another kind of stream (gatord relays its
+        // ftrace text, "FTRACE 1\n...", the same way), not a broken annotation connection.
+        if (c.tokens.offset() < collectors::annotate::kHandshakeMagic.size()) {
+            ++foreign_;
+        } else {
+            ++broken_;
+        }
     }
 }
 
 void ConnectionAnnotations::disconnect(std::int32_t id) { open_.erase(id); }
 
 void ConnectionAnnotations::fill(Report& r) const {
+    if (foreign_ > 0)
+        r.notes.push_back(std::to_string(foreign_) +
+                          " External streams do not begin with the annotation protocol's "
+                          "handshake (gatord's ftrace text, say): not read");
     if (broken_ > 0)
         r.losses.push_back({"annotation_connections_broken", broken_,
                             "application annotation connections whose bytes break the "

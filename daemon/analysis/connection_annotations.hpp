@@ -4,8 +4,9 @@
 // with the annotation collector's own reader (collectors/annotate): string messages open and
 // close spans on the connection's channels, markers are counted. Times are the library's
 // CLOCK_MONOTONIC_RAW, placed on the capture's timeline by the Summary's monotonic delta (its
-// zero on that clock), so spans still open at the end close at the capture's end. A stream that breaks the protocol is
-// counted as a loss and the rest of that connection is skipped.
+// zero on that clock), so spans still open at the end close at the capture's end. A stream that
+// breaks the protocol is counted as a loss and the rest of that connection is skipped; one that
+// does not begin with the handshake at all is another kind of stream, noted and skipped.
 #pragma once
 
 #include <cstdint>
@@ -45,6 +46,7 @@ class ConnectionAnnotations {
     std::int64_t zero_ = 0;
     std::uint64_t messages_ = 0;
     std::uint64_t broken_ = 0;         // connections whose stream broke the protocol
+    std::uint64_t foreign_ = 0;        // streams that are not the annotation protocol
     std::uint64_t not_followed_ = 0;   // bytes of connections past kMaxConnections
 };
 

@@ -4,8 +4,11 @@
 
 #include <algorithm>
 
+#include "daemon/analysis/connection_annotations.hpp"
 #include "daemon/analysis/counter_statistics.hpp"
 #include "daemon/analysis/perf_samples.hpp"
+#include "daemon/analysis/perf_switches.hpp"
+#include "daemon/analysis/span_statistics.hpp"
 #include "daemon/analysis/stack_profile.hpp"
 #include "daemon/analysis/timeline_accounting.hpp"
 #include "daemon/capture_files.hpp"
@@ -50,17 +53,30 @@ class PerfAnalysis {
         : symbols_(options.symbols), stacks_(symbols_, options.pid) {}
 
     void frame(const pfr::DecodedPerfFrame& f) {
+        if (const auto* x = std::get_if<pfr::ExternalFrame>(&f.body)) {
+            if (x->disconnect) {
+                connections_.disconnect(x->id);
+            } else {
+                connections_.data(x->id, x->data);
+            }
+            return;
+        }
         const auto* attrs = std::get_if<pfr::PerfAttrsFrame>(&f.body);
         if (attrs == nullptr) return;
         for (const pfr::AttrsMessage& m : attrs->messages) {
             std::visit(wire::Overloaded{
+                           [&](const pfr::PeaMessage& p) { switches_.attr(p.attr); },
                            [&](const pfr::TextMessage& t) {
+                               if (m.code == pfr::AttrsCode::Format) switches_.format(t.text);
                                if (m.code == pfr::AttrsCode::Kallsyms) {
                                    symbols_.kernel_symbols().parse(t.text);
                                    kallsyms_ = true;
                                }
                            },
                            [&](const pfr::MapsMessage& p) { samples_.maps(p.pid, p.maps); },
+                           [&](const pfr::CpuMessage& c) {
+                               switches_.cpu_online(c.cpu, m.code == pfr::AttrsCode::OnlineCpu);
+                           },
                            [&](const pfr::CommMessage& c) {
                                timeline_.process_of(c.tid, c.pid);
                                timeline_.process_image(c.pid, std::string(c.image));
@@ -74,6 +90,7 @@ class PerfAnalysis {
     void record(const pfr::RecordView& v) {
         const pfr::PerfRecord& r = *v.record;
         samples_.record(v);
+        switches_.record(v);
         note_process(timeline_, r);
         if (r.header.type != PERF_RECORD_SAMPLE || !r.tid) return;
         if (v.attr == nullptr || !is_cpu_sampler(*v.attr)) return;
@@ -87,15 +104,21 @@ class PerfAnalysis {
         const auto last = static_cast<std::int64_t>(t.last_time.value_or(0));
         if (t.first_time && t.last_time)
             r.duration_ns = last - static_cast<std::int64_t>(*t.first_time);
+        switches_.finish();
+        timeline_.finish(last);
+        spans_.finish(last);
         r.samples = cpu_samples_;
         for (const auto& [tid, name] : t.threads) timeline_.name_thread(tid, name, true);
         timeline_.fill(r);
         stacks_.fill(r);
+        spans_.fill(r);
         samples_.fill(r);
-        r.notes.emplace_back(
-            "Perf framing: this report has the capture's samples per thread and process, "
-            "functions and call stacks, counter values and losses, but no CPU time (no activity "
-            "timeline) and no spans (use record --framing gator for those)");
+        switches_.fill(r);
+        connections_.fill(r);
+        if (!switches_.has_switch_source() || switches_.switches() == 0)
+            r.notes.emplace_back(
+                "no context switches in the capture (neither switch records nor sched_switch "
+                "samples): threads' cpu_ns and wait times are 0; their CPU samples are counted");
         if (cpu_samples_ == 0) r.notes.emplace_back("no CPU samples: no functions or stacks");
         const KernelSymbols& kernel = symbols_.kernel_symbols();
         if (!kallsyms_) {
@@ -125,6 +148,11 @@ class PerfAnalysis {
     StackProfile stacks_;
     PerfSamples samples_{symbols_, stacks_};
     TimelineAccounting timeline_;
+    PerfSwitches switches_{timeline_};
+    SpanStatistics spans_;
+    // The annotation library's times are CLOCK_MONOTONIC_RAW, the clock every record of this
+    // framing is taken with: both stay absolute, so no clock zero is set.
+    ConnectionAnnotations connections_{spans_};
     bool kallsyms_ = false;
     std::uint64_t cpu_samples_ = 0;
 };

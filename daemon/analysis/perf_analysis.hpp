@@ -4,6 +4,10 @@
 //   - CPU samples: per thread and process, functions and call stacks (perf_samples.hpp), their
 //     addresses resolved through MMAP/MMAP2 records, the MAPS texts of the processes running at
 //     the start, and the KALLSYMS text for kernel addresses (kernel_symbols.hpp);
+//   - CPU time and wait times per thread and process from the kernel's switch records and
+//     sched_switch samples (perf_switches.hpp);
+//   - spans and markers from the application annotation connections the External frames carry
+//     (connection_annotations.hpp, as for v6.8 captures);
 //   - counter values from READ groups, Block Counter and COUNTERS, and the losses.
 #pragma once
 

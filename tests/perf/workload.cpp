@@ -10,6 +10,8 @@
 //   faults MB    touches MB of fresh anonymous memory (one page fault per page)
 //   threads N    starts N threads that keep the process's name ("thread TID" each) and joins them
 //   exec PATH    runs PATH (no arguments) in a child process ("child PID") and waits for it
+//   usage        writes "usage-us N": the CPU time the kernel charged this process so far
+//                (getrusage RUSAGE_SELF, user + system, in microseconds)
 // Options: --out FILE writes "ping TID", "pong TID", "burner TID" (...) lines as the tids become
 // known; --wait-stdin blocks until a byte arrives on stdin (lets a test attach first).
 #include <pthread.h>
@@ -144,6 +146,12 @@ int main(int argc, char** argv) {
             note("child", child);
             int status = 0;
             ::waitpid(child, &status, 0);
+        } else if (a == "usage") {
+            rusage ru{};
+            if (::getrusage(RUSAGE_SELF, &ru) != 0) return 7;
+            const long us = (ru.ru_utime.tv_sec + ru.ru_stime.tv_sec) * 1'000'000L +
+                            ru.ru_utime.tv_usec + ru.ru_stime.tv_usec;
+            note("usage-us", static_cast<int>(us));
         } else if (a == "faults") {
             const std::size_t bytes = static_cast<std::size_t>(arg()) << 20;
             void* p =

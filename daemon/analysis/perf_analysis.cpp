@@ -11,8 +11,8 @@
 #include "daemon/analysis/span_statistics.hpp"
 #include "daemon/analysis/stack_profile.hpp"
 #include "daemon/analysis/timeline_accounting.hpp"
-#include "daemon/capture_files.hpp"
-#include "daemon/perf_capture_summary.hpp"
+#include "daemon/capture/capture_files.hpp"
+#include "daemon/capture/perf_capture_summary.hpp"
 #include "protocol/wire/overloaded.hpp"
 
 namespace apcgate::daemon::analysis {

@@ -100,7 +100,10 @@ void SpanStatistics::close(Open* o, std::int32_t channel, std::int64_t ts) {
     if (o == nullptr || !o->open) return;
     o->open = false;
     if (ts == o->ts && channel >= 0 && event_channels_.contains(channel)) {
-        instant(span_names_.name(o->name), kInstant);
+        if (o->name >= instant_of_span_.size()) instant_of_span_.resize(o->name + 1, kNoInstant);
+        std::uint32_t& id = instant_of_span_[o->name];
+        if (id == kNoInstant) id = instant_names_.id(span_names_.name(o->name));
+        count_instant(id, kInstant);
         return;
     }
     if (o->name >= spans_.size()) spans_.resize(o->name + 1);
@@ -121,9 +124,10 @@ void SpanStatistics::connection_annotation(std::int32_t connection, std::int64_t
     if (!text.empty()) open(o, ts, text);
 }
 
-void SpanStatistics::instant(std::string_view text, int kind) {
-    const std::uint32_t id = instant_names_.id(text);
-    ++instants_[(std::uint64_t(kind) << 32) | id];
+void SpanStatistics::count_instant(std::uint32_t id, int kind) {
+    auto& counts = instants_[kind];
+    if (id >= counts.size()) counts.resize(id + 1, 0);
+    ++counts[id];
 }
 
 void SpanStatistics::finish(std::int64_t end_ts) {
@@ -162,9 +166,12 @@ void SpanStatistics::fill(Report& r) const {
     std::sort(r.spans.begin(), r.spans.end(), [](const SpanRow& a, const SpanRow& b) {
         return a.total_ns != b.total_ns ? a.total_ns > b.total_ns : a.name < b.name;
     });
-    for (const auto& [key, n] : instants_) {
-        r.instants.push_back({instant_names_.name(static_cast<std::uint32_t>(key)),
-                              kKindNames[key >> 32], n});
+    for (int kind = 0; kind < kKinds; ++kind) {
+        for (std::size_t id = 0; id < instants_[kind].size(); ++id) {
+            if (const std::uint64_t n = instants_[kind][id]; n > 0)
+                r.instants.push_back(
+                    {instant_names_.name(static_cast<std::uint32_t>(id)), kKindNames[kind], n});
+        }
     }
     std::sort(r.instants.begin(), r.instants.end(), [](const InstantRow& a, const InstantRow& b) {
         if (a.count != b.count) return a.count > b.count;

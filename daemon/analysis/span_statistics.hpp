@@ -66,12 +66,18 @@ class SpanStatistics {
     void open(Open* o, std::int64_t ts, std::string_view text);
     // `channel`: the capture's channel id, for instants on "events" channels (-1: none).
     void close(Open* o, std::int32_t channel, std::int64_t ts);
-    void instant(std::string_view text, int kind);
+    void instant(std::string_view text, int kind) { count_instant(instant_names_.id(text), kind); }
+    void count_instant(std::uint32_t id, int kind);
 
     NameTable span_names_{kMaxNames, "(other spans)"};
     std::vector<DurationHistogram> spans_;  // by span name id
     NameTable instant_names_{kMaxNames, "(other instants)"};
-    std::unordered_map<std::uint64_t, std::uint64_t> instants_;  // (kind << 32 | id) -> count
+    static constexpr int kKinds = 3;
+    std::vector<std::uint64_t> instants_[kKinds];  // per kind, by instant name id: the count
+    // Instants from "events" channels are named by a span name id: its instant name id, or
+    // kNoInstant (saves looking the same text up a second time).
+    static constexpr std::uint32_t kNoInstant = ~std::uint32_t{0};
+    std::vector<std::uint32_t> instant_of_span_;
     std::vector<Open> dense_;                                    // by channel
     std::unordered_map<std::int32_t, Open> sparse_;              // other channels
     std::unordered_map<std::uint64_t, Open> connections_;        // (connection, channel)

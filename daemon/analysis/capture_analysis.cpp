@@ -6,8 +6,10 @@
 #include <algorithm>
 #include <limits>
 
+#include "collectors/ingest/ingest_source.hpp"
 #include "daemon/analysis/connection_annotations.hpp"
 #include "daemon/analysis/counter_statistics.hpp"
+#include "daemon/analysis/frame_batches.hpp"
 #include "daemon/analysis/perf_analysis.hpp"
 #include "daemon/analysis/span_statistics.hpp"
 #include "daemon/analysis/stack_profile.hpp"
@@ -153,7 +155,6 @@ Result<Analysis> analyse_gator(const std::filesystem::path& dir, const AnalysisO
     r.framing = "gator";
     GatorAnalysis analysis(files->captured, read_events(dir), options);
     apc::EventRebuilder rebuild;
-    apc::CaptureSplitter splitter(files->data.bytes());
     const std::string data_path = files->data_path.string();
     bool partial = false;  // the rebuilder holds part of an annotation
     auto rebuilt = [&](Status s) {
@@ -166,65 +167,68 @@ Result<Analysis> analyse_gator(const std::filesystem::path& dir, const AnalysisO
         partial = rebuild.pending_annotation_bytes() > 0;
         return true;
     };
+    // One item, in file order: a message that is one whole string annotation goes straight to
+    // the span statistics, any other message and every other frame through the rebuilder.
+    auto item = [&](const FrameItem& it) {
+        switch (it.kind) {
+            case FrameItem::Kind::String:
+                if (!partial) {
+                    analysis.string_annotation(it.ts, it.channel, it.text());
+                    return true;
+                }
+                [[fallthrough]];
+            case FrameItem::Kind::Message: {
+                apc::DecodedFrame one;
+                one.type = apc::FrameType::Annotate;
+                one.offset = it.offset;
+                one.messages.push_back(
+                    {it.offset, apc::AnnotateMessage{it.core, it.tid, it.ts, {it.bytes.begin(), it.bytes.end()}}});
+                return rebuilt(rebuild.add(one));
+            }
+            case FrameItem::Kind::Frame: break;
+        }
+        auto frame = apc::decode_frame(it.bytes, it.offset);
+        if (apc::frame_type_of(it.bytes) == apc::FrameType::Annotate) {
+            // An Annotate frame that did not scan: decode_frame says where and why.
+            out.data_error = frame ? Error::at("Annotate frame does not decode").in_input(data_path)
+                                   : std::move(frame).take_error().in_input(data_path);
+            return false;
+        }
+        if (!frame) {
+            out.data_error = std::move(frame).take_error().in_input(data_path);
+            return false;
+        }
+        if (frame->type == apc::FrameType::Summary) {
+            for (const auto& m : frame->messages)
+                if (const auto* s = std::get_if<apc::SummaryMessage>(&m.body)) analysis.summary(*s);
+        }
+        return rebuilt(rebuild.add(*frame));
+    };
     // The data file is mapped: the pages already read are dropped as the pass goes on, so the
     // resident memory stays what the tables need, not the capture's size.
     const auto bytes = files->data.bytes();
     const auto page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
     std::size_t released = 0;
     constexpr std::size_t kReleaseStep = 16u << 20;
-    while (auto raw = splitter.next()) {
-        if (const std::size_t done = splitter.consumed() / page * page; done >= released + kReleaseStep) {
-            // NOLINTNEXTLINE(cppcoreguidelines-pro-type-const-cast): madvise takes void*
-            ::madvise(const_cast<std::uint8_t*>(bytes.data()) + released, done - released, MADV_DONTNEED);
-            released = done;
-        }
-        // Annotate frames, most of a converted trace, in place (annotate_scan.hpp): a message
-        // that is one whole string annotation goes straight to the span statistics, any other
-        // through the rebuilder, in order.
-        if (apc::frame_type_of(raw->body) == apc::FrameType::Annotate) {
-            bool failed = false;
-            const bool scanned = apc::scan_annotate_frame(
-                raw->body, raw->body_offset, [&](const apc::AnnotateView& v) {
-                    if (failed) return;
-                    if (!partial) {
-                        if (auto s = apc::whole_string_annotation(v.bytes)) {
-                            analysis.string_annotation(v.ts, s->channel, s->text);
-                            return;
-                        }
-                    }
-                    apc::DecodedFrame one;
-                    one.type = apc::FrameType::Annotate;
-                    one.offset = raw->body_offset;
-                    one.messages.push_back(
-                        {v.offset, apc::AnnotateMessage{v.core, v.tid, v.ts, {v.bytes.begin(), v.bytes.end()}}});
-                    failed = !rebuilt(rebuild.add(one));
-                });
-            if (failed) break;
-            if (scanned) continue;
-            // The frame does not decode: decode_frame says where and why.
-            auto frame = apc::decode_frame(raw->body, raw->body_offset);
-            out.data_error = frame ? Error::at("Annotate frame does not decode").in_input(data_path)
-                                   : std::move(frame).take_error().in_input(data_path);
-            break;
-        }
-        auto frame = apc::decode_frame(raw->body, raw->body_offset);
-        if (!frame) {
-            out.data_error = std::move(frame).take_error().in_input(data_path);
-            break;
-        }
-        if (frame->type == apc::FrameType::Summary) {
-            for (const auto& m : frame->messages)
-                if (const auto* s = std::get_if<apc::SummaryMessage>(&m.body)) analysis.summary(*s);
-        }
-        if (!rebuilt(rebuild.add(*frame))) break;
-    }
-    if (!out.data_error && splitter.error()) {
-        if (splitter.end() == apc::StreamEnd::Truncated) {
+    const FrameSplitEnd split = read_frame_batches(
+        bytes, options.reading_thread.value_or(collectors::ingest::usable_cpus() > 1),
+        [&](const FrameBatch& batch) {
+            for (const FrameItem& it : batch.used())
+                if (!item(it)) return false;
+            if (const std::size_t done = batch.consumed / page * page; done >= released + kReleaseStep) {
+                // NOLINTNEXTLINE(cppcoreguidelines-pro-type-const-cast): madvise takes void*
+                ::madvise(const_cast<std::uint8_t*>(bytes.data()) + released, done - released, MADV_DONTNEED);
+                released = done;
+            }
+            return true;
+        });
+    if (!out.data_error && split.error) {
+        if (split.end == apc::StreamEnd::Truncated) {
             r.losses.push_back({"truncated_frame", 1,
                                 "the last frame is cut short (a recorder killed mid-write): " +
-                                    splitter.error()->to_string()});
+                                    split.error->to_string()});
         } else {
-            out.data_error = Error(*splitter.error()).in_input(data_path);
+            out.data_error = Error(*split.error).in_input(data_path);
         }
     }
     if (const std::size_t pending = rebuild.pending_annotation_bytes(); pending > 0)

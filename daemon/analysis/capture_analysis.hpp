@@ -1,7 +1,8 @@
 // `apcgate report`'s reading of a capture: one streaming pass over its frames, every event
 // handed to the accumulators (timeline accounting, span statistics, stack profile, counter
 // statistics), whose tables make the Report. Works for both framings: the v6.8 ("Gator") frames
-// are decoded and rebuilt into model events (Annotate frames read in place: annotate_scan.hpp);
+// are decoded and rebuilt into model events (Annotate frames read in place: annotate_scan.hpp;
+// the frames are read on a thread of their own when there is more than one CPU: frame_batches.hpp);
 // a Perf-type capture's frames and kernel records are read as they are (perf_analysis.hpp).
 #pragma once
 
@@ -18,6 +19,9 @@ namespace apcgate::daemon::analysis {
 struct AnalysisOptions {
     SymbolOptions symbols;
     std::optional<std::int32_t> pid;  // functions and stacks of this process only
+    // Read the frames on a thread of their own (frame_batches.hpp); unset: when the process may
+    // run on more than one CPU.
+    std::optional<bool> reading_thread;
 };
 
 struct Analysis {

@@ -71,85 +71,101 @@ std::optional<StreamToken> StreamTokenizer::next(std::span<const std::uint8_t>& 
         handed_out_ = false;
     }
     while (!in.empty()) {
-        switch (state_) {
-            case State::Magic: {
-                // Byte by byte, so a stream that is not the protocol is refused at once.
-                const std::uint8_t b = in.front();
-                if (b != static_cast<std::uint8_t>(kHandshakeMagic[buf_.size()]))
-                    return fail(offset_, kHandshake, "magic",
-                                "not the annotation protocol: byte " + hex(b) +
-                                    " where the \"ANNOTATE \" handshake should be");
-                fill(in, buf_.size() + 1);
-                if (buf_.size() == kHandshakeMagic.size()) state_ = State::Version;
-                break;
-            }
-            case State::Version: {
-                const std::uint8_t b = in.front();
-                if (b == '\n') {
-                    if (version_digits_ == 0)
-                        return fail(offset_, kHandshake, "version", "empty protocol version");
-                    if (version_ < kMinVersion || version_ > kMaxVersion)
-                        return fail(offset_ - version_digits_, kHandshake, "version",
-                                    "unsupported annotation protocol version " +
-                                        std::to_string(version_) + " (this daemon reads " +
-                                        std::to_string(kMinVersion) + " to " +
-                                        std::to_string(kMaxVersion) + ")");
-                    state_ = State::Ids;
-                } else if (b >= '0' && b <= '9') {
-                    if (++version_digits_ > kMaxVersionDigits)
-                        return fail(offset_, kHandshake, "version", "protocol version too long");
-                    version_ = version_ * 10 + (b - '0');
-                } else {
-                    return fail(offset_, kHandshake, "version",
-                                "byte " + hex(b) + " in the protocol version");
-                }
-                fill(in, buf_.size() + 1);
-                break;
-            }
-            case State::Ids: {
-                const std::size_t want =
-                    kHandshakeMagic.size() + version_digits_ + 1 + kHandshakeIdBytes;
-                if (!fill(in, want)) break;
-                wire::ByteReader r(std::span<const std::uint8_t>(buf_).last(kHandshakeIdBytes));
-                HandshakeRecord h;
-                h.version = version_;
-                h.tid = r.u32("tid");
-                h.pid = r.u32("pid");
-                h.dont_mangle_keys = r.u8("dont_mangle_keys");
-                h.raw = buf_;
-                handed_out_ = true;
-                state_ = State::Header;
-                record_offset_ = offset_;
-                return h;
-            }
-            case State::Header:
-                if (buf_.empty()) record_offset_ = offset_;
-                if (!fill(in, kMessageHeaderBytes)) break;
-                if (auto t = on_header(); t || error_) return t;
-                break;
-            case State::Head: {
-                if (!fill(in, kMessageHeaderBytes + head_bytes_)) break;
-                MessageRecord m{code_, length_, record_offset_,
-                                std::span(buf_).subspan(kMessageHeaderBytes), buf_};
-                handed_out_ = true;
-                state_ = tail_left_ > 0 ? State::Tail : State::Header;
-                return m;
-            }
-            case State::Tail: {
-                const auto n =
-                    static_cast<std::size_t>(std::min<std::uint64_t>(tail_left_, in.size()));
-                MessageTail t{in.first(n)};
-                in = in.subspan(n);
-                offset_ += n;
-                tail_left_ -= n;
-                if (tail_left_ == 0) state_ = State::Header;
-                return t;
-            }
-            case State::Failed:
-                return std::nullopt;
-        }
+        auto token = step(in);
+        if (token || state_ == State::Failed) return token;
     }
     return std::nullopt;
+}
+
+std::optional<StreamToken> StreamTokenizer::step(std::span<const std::uint8_t>& in) {
+    switch (state_) {
+        case State::Magic:
+            return magic_byte(in);
+        case State::Version:
+            return version_byte(in);
+        case State::Ids:
+            return handshake_ids(in);
+        case State::Header:
+            if (buf_.empty()) record_offset_ = offset_;
+            if (!fill(in, kMessageHeaderBytes)) return std::nullopt;
+            return on_header();
+        case State::Head:
+            return message_head(in);
+        case State::Tail:
+            return message_tail(in);
+        case State::Failed:
+            return std::nullopt;
+    }
+    return std::nullopt;
+}
+
+// Byte by byte, so a stream that is not the protocol is refused at once.
+std::optional<StreamToken> StreamTokenizer::magic_byte(std::span<const std::uint8_t>& in) {
+    const std::uint8_t b = in.front();
+    if (b != static_cast<std::uint8_t>(kHandshakeMagic[buf_.size()]))
+        return fail(offset_, kHandshake, "magic",
+                    "not the annotation protocol: byte " + hex(b) +
+                        " where the \"ANNOTATE \" handshake should be");
+    fill(in, buf_.size() + 1);
+    if (buf_.size() == kHandshakeMagic.size()) state_ = State::Version;
+    return std::nullopt;
+}
+
+std::optional<StreamToken> StreamTokenizer::version_byte(std::span<const std::uint8_t>& in) {
+    const std::uint8_t b = in.front();
+    if (b == '\n') {
+        if (version_digits_ == 0)
+            return fail(offset_, kHandshake, "version", "empty protocol version");
+        if (version_ < kMinVersion || version_ > kMaxVersion)
+            return fail(offset_ - version_digits_, kHandshake, "version",
+                        "unsupported annotation protocol version " + std::to_string(version_) +
+                            " (this daemon reads " + std::to_string(kMinVersion) + " to " +
+                            std::to_string(kMaxVersion) + ")");
+        state_ = State::Ids;
+    } else if (b >= '0' && b <= '9') {
+        if (++version_digits_ > kMaxVersionDigits)
+            return fail(offset_, kHandshake, "version", "protocol version too long");
+        version_ = version_ * 10 + (b - '0');
+    } else {
+        return fail(offset_, kHandshake, "version", "byte " + hex(b) + " in the protocol version");
+    }
+    fill(in, buf_.size() + 1);
+    return std::nullopt;
+}
+
+std::optional<StreamToken> StreamTokenizer::handshake_ids(std::span<const std::uint8_t>& in) {
+    const std::size_t want = kHandshakeMagic.size() + version_digits_ + 1 + kHandshakeIdBytes;
+    if (!fill(in, want)) return std::nullopt;
+    wire::ByteReader r(std::span<const std::uint8_t>(buf_).last(kHandshakeIdBytes));
+    HandshakeRecord h;
+    h.version = version_;
+    h.tid = r.u32("tid");
+    h.pid = r.u32("pid");
+    h.dont_mangle_keys = r.u8("dont_mangle_keys");
+    h.raw = buf_;
+    handed_out_ = true;
+    state_ = State::Header;
+    record_offset_ = offset_;
+    return h;
+}
+
+std::optional<StreamToken> StreamTokenizer::message_head(std::span<const std::uint8_t>& in) {
+    if (!fill(in, kMessageHeaderBytes + head_bytes_)) return std::nullopt;
+    MessageRecord m{code_, length_, record_offset_, std::span(buf_).subspan(kMessageHeaderBytes),
+                    buf_};
+    handed_out_ = true;
+    state_ = tail_left_ > 0 ? State::Tail : State::Header;
+    return m;
+}
+
+std::optional<StreamToken> StreamTokenizer::message_tail(std::span<const std::uint8_t>& in) {
+    const auto n = static_cast<std::size_t>(std::min<std::uint64_t>(tail_left_, in.size()));
+    MessageTail t{in.first(n)};
+    in = in.subspan(n);
+    offset_ += n;
+    tail_left_ -= n;
+    if (tail_left_ == 0) state_ = State::Header;
+    return t;
 }
 
 // The header is whole: check the code and the length against the limits before any payload.

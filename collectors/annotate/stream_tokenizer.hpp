@@ -74,7 +74,15 @@ class StreamTokenizer {
     bool fill(std::span<const std::uint8_t>& in, std::size_t want);
     std::optional<StreamToken> fail(std::uint64_t offset, const char* record, const char* field,
                                     std::string message);
+    // One step of the state machine on a non-empty `in`: a token, or nullopt when it needs more
+    // bytes (or failed).
+    std::optional<StreamToken> step(std::span<const std::uint8_t>& in);
+    std::optional<StreamToken> magic_byte(std::span<const std::uint8_t>& in);
+    std::optional<StreamToken> version_byte(std::span<const std::uint8_t>& in);
+    std::optional<StreamToken> handshake_ids(std::span<const std::uint8_t>& in);
     std::optional<StreamToken> on_header();
+    std::optional<StreamToken> message_head(std::span<const std::uint8_t>& in);
+    std::optional<StreamToken> message_tail(std::span<const std::uint8_t>& in);
 
     StreamLimits limits_;
     State state_ = State::Magic;

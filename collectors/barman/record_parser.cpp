@@ -28,6 +28,94 @@ Result<RecordRef> failed(wire::ByteReader& r, std::string message, std::string_v
     return r.take_error();
 }
 
+// Samples and counter values are most of the records: their readers are inlined into
+// parse_body, as a call per record would cost a good part of what reading its header does.
+
+// Types 1 and 2 (2 adds the PC). The record is reused from block to block so that its value
+// vectors keep their capacity.
+[[gnu::always_inline]] inline Result<RecordRef> parse_sample(
+    wire::ByteReader& r, const RecordHeader& h, const RecordLayout& layout, bool configured,
+    std::uint32_t pmu_values, SampleRecord& s) {
+    s.header = h;
+    s.task.reset();
+    s.pc.reset();
+    s.pmu.clear();
+    s.custom.clear();
+    if (layout.task_ids) s.task = r.u32("task_id");
+    const std::uint32_t custom = layout.custom_counters ? r.u32("num_custom_counters") : 0;
+    if (h.type == 2) s.pc = r.uint(layout.abi.pointer_size, "pc_sample");
+    if (!r.ok()) return r.take_error();
+    if (!configured)
+        return failed(r,
+                      "sample for core " + std::to_string(h.core) +
+                          ", which has no PMU settings in the header",
+                      "core");
+    // Both counts come from the input: check they fit before looping over them.
+    if (std::uint64_t{pmu_values} * 8 + std::uint64_t{custom} * RecordLayout::kCustomValueSize >
+        r.remaining())
+        return failed(r,
+                      std::to_string(pmu_values) + " PMU values and " + std::to_string(custom) +
+                          " custom values need more than the block's " +
+                          std::to_string(r.remaining()) + " remaining bytes",
+                      "pmu_counter_delta_value");
+    for (std::uint32_t i = 0; i < pmu_values; ++i)
+        s.pmu.push_back(r.u64("pmu_counter_delta_value"));
+    for (std::uint32_t i = 0; i < custom; ++i) {
+        CustomValue v;
+        v.id = r.u32("custom_counter_values.id");
+        v.value = r.u64("custom_counter_values.value");
+        s.custom.push_back(v);
+    }
+    if (!r.ok()) return r.take_error();
+    return RecordRef{&s};
+}
+
+// Types 4 (custom counter, with the task) and 8 (v3 counter, without).
+[[gnu::always_inline]] inline Result<RecordRef> parse_custom_counter(wire::ByteReader& r,
+                                                                     const RecordHeader& h,
+                                                                     const RecordLayout& layout,
+                                                                     std::uint32_t series) {
+    CustomCounterRecord c;
+    c.header = h;
+    if (h.type == 4 && layout.task_ids) c.task = r.u32("task_id");
+    c.counter = r.u32("counter");
+    c.value = r.u64("value");
+    if (!r.ok()) return r.take_error();
+    if (c.counter >= series)
+        return failed(r,
+                      "custom counter " + std::to_string(c.counter) +
+                          " is not one of the header's " + std::to_string(series) + " series",
+                      "counter");
+    return RecordRef{c};
+}
+
+Result<RecordRef> parse_annotation(wire::ByteReader& r, const RecordHeader& h,
+                                   const RecordLayout& layout) {
+    AnnotationRecord a;
+    a.header = h;
+    if (layout.task_ids) a.task = r.u32("task_id");
+    const std::uint64_t length = r.uint(layout.abi.pointer_size, "data_length");
+    a.channel = r.u32("channel");
+    a.group = r.u32("group");
+    a.colour = r.u32("colour");
+    a.annotation_type = r.u8("type");
+    if (r.ok() && length > r.remaining())
+        return failed(r,
+                      "data_length " + std::to_string(length) + " is more than the block's " +
+                          std::to_string(r.remaining()) + " remaining bytes",
+                      "data_length");
+    const auto bytes = r.bytes(static_cast<std::size_t>(length), "data");
+    if (!r.ok()) return r.take_error();
+    // The agent stores the C string with its NUL; stop at the first one.
+    for (const std::uint8_t b : bytes) {
+        if (b == 0) break;
+        a.text.push_back(static_cast<char>(b));
+    }
+    if (a.annotation_type > 3)
+        return failed(r, "unknown annotation type " + std::to_string(a.annotation_type), "type");
+    return RecordRef{a};
+}
+
 }  // namespace
 
 RecordParser::RecordParser(const Header& header)
@@ -68,99 +156,28 @@ Result<RecordRef> RecordParser::parse(std::span<const std::uint8_t> data,
 }
 
 Result<RecordRef> RecordParser::parse_body(wire::ByteReader& r, const RecordHeader& h) {
-    const unsigned ptr = layout_.abi.pointer_size;
     switch (h.type) {
         case 1:
-        case 2: {
-            SampleRecord& s = sample_;
-            s.header = h;
-            s.task.reset();
-            s.pc.reset();
-            s.pmu.clear();
-            s.custom.clear();
-            if (layout_.task_ids) s.task = r.u32("task_id");
-            const std::uint32_t custom = layout_.custom_counters ? r.u32("num_custom_counters") : 0;
-            if (h.type == 2) s.pc = r.uint(ptr, "pc_sample");
-            if (!r.ok()) return r.take_error();
-            if (!configured_[h.core])
-                return failed(r,
-                              "sample for core " + std::to_string(h.core) +
-                                  ", which has no PMU settings in the header",
-                              "core");
-            const std::uint32_t n = counters_per_core_[h.core];
-            // Both counts come from the input: check they fit before looping over them.
-            if (std::uint64_t{n} * 8 + std::uint64_t{custom} * RecordLayout::kCustomValueSize >
-                r.remaining())
-                return failed(r,
-                              std::to_string(n) + " PMU values and " + std::to_string(custom) +
-                                  " custom values need more than the block's " +
-                                  std::to_string(r.remaining()) + " remaining bytes",
-                              "pmu_counter_delta_value");
-            for (std::uint32_t i = 0; i < n; ++i) s.pmu.push_back(r.u64("pmu_counter_delta_value"));
-            for (std::uint32_t i = 0; i < custom; ++i) {
-                CustomValue v;
-                v.id = r.u32("custom_counter_values.id");
-                v.value = r.u64("custom_counter_values.value");
-                s.custom.push_back(v);
-            }
-            if (!r.ok()) return r.take_error();
-            return RecordRef{&sample_};
-        }
+        case 2:
+            return parse_sample(r, h, layout_, configured_[h.core], counters_per_core_[h.core],
+                                sample_);
         case 3: {
             TaskSwitchRecord t{h, r.u32("task_id"), r.u8("reason")};
             if (!r.ok()) return r.take_error();
             return RecordRef{t};
         }
         case 4:
-        case 8: {
-            CustomCounterRecord c;
-            c.header = h;
-            if (h.type == 4 && layout_.task_ids) c.task = r.u32("task_id");
-            c.counter = r.u32("counter");
-            c.value = r.u64("value");
-            if (!r.ok()) return r.take_error();
-            if (c.counter >= series_)
-                return failed(r,
-                              "custom counter " + std::to_string(c.counter) +
-                                  " is not one of the header's " + std::to_string(series_) +
-                                  " series",
-                              "counter");
-            return RecordRef{c};
-        }
-        case 5: {
-            AnnotationRecord a;
-            a.header = h;
-            if (layout_.task_ids) a.task = r.u32("task_id");
-            const std::uint64_t length = r.uint(ptr, "data_length");
-            a.channel = r.u32("channel");
-            a.group = r.u32("group");
-            a.colour = r.u32("colour");
-            a.annotation_type = r.u8("type");
-            if (r.ok() && length > r.remaining())
-                return failed(r,
-                              "data_length " + std::to_string(length) +
-                                  " is more than the block's " + std::to_string(r.remaining()) +
-                                  " remaining bytes",
-                              "data_length");
-            const auto bytes = r.bytes(static_cast<std::size_t>(length), "data");
-            if (!r.ok()) return r.take_error();
-            // The agent stores the C string with its NUL; stop at the first one.
-            for (const std::uint8_t b : bytes) {
-                if (b == 0) break;
-                a.text.push_back(static_cast<char>(b));
-            }
-            if (a.annotation_type > 3)
-                return failed(r, "unknown annotation type " + std::to_string(a.annotation_type),
-                              "type");
-            return RecordRef{a};
-        }
+        case 8:
+            return parse_custom_counter(r, h, layout_, series_);
+        case 5:
+            return parse_annotation(r, h, layout_);
         case 6: {
             HaltRecord halt{h, r.u8("entered_halt") != 0};
             if (!r.ok()) return r.take_error();
             return RecordRef{halt};
         }
         case 7: {
-            PcSampleRecord p{h, r.uint(ptr, "pc")};
+            PcSampleRecord p{h, r.uint(layout_.abi.pointer_size, "pc")};
             if (!r.ok()) return r.take_error();
             return RecordRef{p};
         }

@@ -91,6 +91,11 @@ class PerfSession {
     PerfSession() = default;
     int open_one(const EventOpener& opener, perf_event_attr attr, pid_t pid, int cpu, int group_fd,
                  const std::string& what, std::vector<std::string>& warnings);
+    struct Opening;
+    int open_writer(Opening& o, const perf_event_attr& attr, pid_t pid, EventRole role,
+                    const std::string& what);
+    void open_target(Opening& o, pid_t target);
+    void open_counters(Opening& o, pid_t target);
 
     std::vector<PerfFd> fds_;
     std::vector<Ring> rings_;

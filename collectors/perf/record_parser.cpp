@@ -90,6 +90,97 @@ Result<PerfRecord> parse_sample(const RawRecord& rec, const LayoutTable& layouts
     return PerfRecord{std::move(s)};
 }
 
+Mmap2Record read_mmap2(ByteReader& r, const RawRecord& rec, const SampleId& sid) {
+    Mmap2Record m;
+    m.sid = sid;
+    m.pid = r.u32("pid");
+    m.tid = r.u32("tid");
+    m.addr = r.u64("addr");
+    m.len = r.u64("len");
+    m.pgoff = r.u64("pgoff");
+    r.skip(24, (rec.misc & kMiscMmapBuildId) != 0 ? "build_id" : "maj/min/ino");
+    m.prot = r.u32("prot");
+    m.flags = r.u32("flags");
+    m.filename = c_string(r, "filename");
+    return m;
+}
+
+CommRecord read_comm(ByteReader& r, const RawRecord& rec, const SampleId& sid) {
+    CommRecord c;
+    c.sid = sid;
+    c.pid = r.u32("pid");
+    c.tid = r.u32("tid");
+    c.exec = (rec.misc & kMiscCommExec) != 0;
+    c.comm = c_string(r, "comm");
+    return c;
+}
+
+TaskRecord read_task(ByteReader& r, const RawRecord& rec, const SampleId& sid) {
+    TaskRecord t;
+    t.sid = sid;
+    t.fork = rec.type == static_cast<std::uint32_t>(RecordType::Fork);
+    t.pid = r.u32("pid");
+    t.ppid = r.u32("ppid");
+    t.tid = r.u32("tid");
+    t.ptid = r.u32("ptid");
+    t.time = r.u64("time");
+    return t;
+}
+
+LostRecord read_lost(ByteReader& r, const RawRecord& rec, const SampleId& sid) {
+    LostRecord l;
+    l.sid = sid;
+    l.samples = rec.type == static_cast<std::uint32_t>(RecordType::LostSamples);
+    if (!l.samples) r.skip(8, "id");
+    l.lost = r.u64("lost");
+    return l;
+}
+
+ThrottleRecord read_throttle(ByteReader& r, const RawRecord& rec, const SampleId& sid) {
+    ThrottleRecord t;
+    t.sid = sid;
+    t.throttled = rec.type == static_cast<std::uint32_t>(RecordType::Throttle);
+    r.skip(24, "time/id/stream_id");
+    return t;
+}
+
+SwitchRecord read_switch(ByteReader& r, const RawRecord& rec, const SampleId& sid) {
+    SwitchRecord s;
+    s.sid = sid;
+    s.out = (rec.misc & kMiscSwitchOut) != 0;
+    s.preempted = (rec.misc & kMiscSwitchOutPreempt) != 0;
+    s.cpu_wide = rec.type == static_cast<std::uint32_t>(RecordType::SwitchCpuWide);
+    if (s.cpu_wide) {
+        s.next_prev_pid = r.i32("next_prev_pid");
+        s.next_prev_tid = r.i32("next_prev_tid");
+    }
+    return s;
+}
+
+// The body before the trailer, by record type.
+PerfRecord read_body(ByteReader& r, const RawRecord& rec, const SampleId& sid) {
+    switch (static_cast<RecordType>(rec.type)) {
+        case RecordType::Mmap2:
+            return read_mmap2(r, rec, sid);
+        case RecordType::Comm:
+            return read_comm(r, rec, sid);
+        case RecordType::Fork:
+        case RecordType::Exit:
+            return read_task(r, rec, sid);
+        case RecordType::Lost:
+        case RecordType::LostSamples:
+            return read_lost(r, rec, sid);
+        case RecordType::Throttle:
+        case RecordType::Unthrottle:
+            return read_throttle(r, rec, sid);
+        case RecordType::Switch:
+        case RecordType::SwitchCpuWide:
+            return read_switch(r, rec, sid);
+        default:
+            return OtherRecord{rec.type};
+    }
+}
+
 // Reads the trailer first (it names the layout), then the body before it.
 Result<PerfRecord> parse_with_trailer(const RawRecord& rec, const LayoutTable& layouts,
                                       std::string_view input) {
@@ -123,88 +214,7 @@ Result<PerfRecord> parse_with_trailer(const RawRecord& rec, const LayoutTable& l
     ByteReader r(rec.body.first(body_len), wire::Endian::Little, rec.offset + kHeaderBytes,
                  std::string(input));
     r.set_record(kind);
-    PerfRecord out = OtherRecord{rec.type};
-    switch (static_cast<RecordType>(rec.type)) {
-        case RecordType::Mmap2: {
-            Mmap2Record m;
-            m.sid = sid;
-            m.pid = r.u32("pid");
-            m.tid = r.u32("tid");
-            m.addr = r.u64("addr");
-            m.len = r.u64("len");
-            m.pgoff = r.u64("pgoff");
-            r.skip(24, (rec.misc & kMiscMmapBuildId) != 0 ? "build_id" : "maj/min/ino");
-            m.prot = r.u32("prot");
-            m.flags = r.u32("flags");
-            m.filename = c_string(r, "filename");
-            out = std::move(m);
-            break;
-        }
-        case RecordType::Comm: {
-            CommRecord c;
-            c.sid = sid;
-            c.pid = r.u32("pid");
-            c.tid = r.u32("tid");
-            c.exec = (rec.misc & kMiscCommExec) != 0;
-            c.comm = c_string(r, "comm");
-            out = std::move(c);
-            break;
-        }
-        case RecordType::Fork:
-        case RecordType::Exit: {
-            TaskRecord t;
-            t.sid = sid;
-            t.fork = rec.type == static_cast<std::uint32_t>(RecordType::Fork);
-            t.pid = r.u32("pid");
-            t.ppid = r.u32("ppid");
-            t.tid = r.u32("tid");
-            t.ptid = r.u32("ptid");
-            t.time = r.u64("time");
-            out = t;
-            break;
-        }
-        case RecordType::Lost: {
-            LostRecord l;
-            l.sid = sid;
-            r.skip(8, "id");
-            l.lost = r.u64("lost");
-            out = l;
-            break;
-        }
-        case RecordType::LostSamples: {
-            LostRecord l;
-            l.sid = sid;
-            l.samples = true;
-            l.lost = r.u64("lost");
-            out = l;
-            break;
-        }
-        case RecordType::Throttle:
-        case RecordType::Unthrottle: {
-            ThrottleRecord t;
-            t.sid = sid;
-            t.throttled = rec.type == static_cast<std::uint32_t>(RecordType::Throttle);
-            r.skip(24, "time/id/stream_id");
-            out = t;
-            break;
-        }
-        case RecordType::Switch:
-        case RecordType::SwitchCpuWide: {
-            SwitchRecord s;
-            s.sid = sid;
-            s.out = (rec.misc & kMiscSwitchOut) != 0;
-            s.preempted = (rec.misc & kMiscSwitchOutPreempt) != 0;
-            s.cpu_wide = rec.type == static_cast<std::uint32_t>(RecordType::SwitchCpuWide);
-            if (s.cpu_wide) {
-                s.next_prev_pid = r.i32("next_prev_pid");
-                s.next_prev_tid = r.i32("next_prev_tid");
-            }
-            out = s;
-            break;
-        }
-        default:
-            break;
-    }
+    PerfRecord out = read_body(r, rec, sid);
     if (!r.ok()) return r.take_error();
     return out;
 }

@@ -39,6 +39,12 @@ public:
 private:
     enum class State { Handshake, Header, Body, Failed };
     Item fail(std::string message, std::uint64_t offset, std::string_view field);
+    // Each reads from data[consumed] on and advances `consumed`: an item to return, or nullopt
+    // to go on with the next byte.
+    std::optional<Item> handshake_byte(std::span<const std::uint8_t> data, std::size_t& consumed);
+    std::optional<Item> header_bytes(std::span<const std::uint8_t> data, std::size_t& consumed);
+    std::optional<Item> start_command();
+    std::optional<Item> body_bytes(std::span<const std::uint8_t> data, std::size_t& consumed);
 
     State state_ = State::Handshake;
     std::string line_;

@@ -85,107 +85,136 @@ ExternalFrame read_external(ByteReader& r) {
     return e;
 }
 
+PeaMessage read_pea(ByteReader& r) {
+    PeaMessage p;
+    auto attr = parse_perf_attr(r.rest(), r.offset());
+    if (!attr) {
+        const Error& e = attr.error();
+        r.fail(e.message, e.field.empty() ? "attr" : e.field);
+        return p;
+    }
+    p.attr = std::move(attr).value();
+    r.skip(p.attr.size, "attr");
+    p.key = r.packed32("key");
+    return p;
+}
+
+KeysMessage read_keys(ByteReader& r) {
+    KeysMessage k;
+    const std::int32_t n = r.packed32("count");
+    // Each pair takes at least two bytes: a larger count cannot fit in the frame.
+    if (n < 0 || static_cast<std::size_t>(n) > r.remaining() / 2) {
+        r.fail("key count " + std::to_string(n) + " does not fit in the frame", "count");
+        return k;
+    }
+    for (std::int32_t i = 0; i < n && r.ok(); ++i) {
+        const auto id = static_cast<std::uint64_t>(r.packed64("id"));
+        const std::int32_t key = r.packed32("key");
+        k.ids.emplace_back(id, key);
+    }
+    return k;
+}
+
+MapsMessage read_maps(ByteReader& r) {
+    MapsMessage x;
+    x.pid = r.packed32("pid");
+    x.tid = r.packed32("tid");
+    x.maps = cstr(r, "maps");
+    return x;
+}
+
+CommMessage read_comm(ByteReader& r) {
+    CommMessage c;
+    c.pid = r.packed32("pid");
+    c.tid = r.packed32("tid");
+    c.image = cstr(r, "image");
+    c.comm = cstr(r, "comm");
+    return c;
+}
+
+OpaqueMessage skip_keys_old(ByteReader& r) {
+    // Its trailing group read() is not self-describing: it can only end the frame.
+    const std::int32_t n = r.packed32("count");
+    for (std::int32_t i = 0; i < n && r.ok(); ++i) r.packed32("key");
+    r.skip(r.remaining(), "read bytes");
+    return {};
+}
+
+CpuMessage read_cpu(ByteReader& r) {
+    CpuMessage c;
+    c.time = r.packed64("time");
+    c.cpu = r.packed32("cpu");
+    return c;
+}
+
+CountersMessage read_counters(ByteReader& r) {
+    CountersMessage c;
+    c.time = r.packed64("time");
+    for (;;) {
+        const std::int32_t core = r.packed32("core");
+        if (!r.ok() || core == -1) break;
+        CountersMessage::Value v;
+        v.core = core;
+        v.key = r.packed32("key");
+        v.value = r.packed64("value");
+        c.values.push_back(v);
+    }
+    return c;
+}
+
+OpaqueMessage skip_metric_event_key(ByteReader& r) {
+    r.packed32("metric_key"), r.packed32("event_code"), r.packed32("event_key"), r.packed32("type");
+    return {};
+}
+
+BuildIdMessage read_build_id(ByteReader& r, bool of_module) {
+    BuildIdMessage b;
+    if (of_module) b.module = r.packed_string("module");
+    const std::int32_t n = r.packed32("length");
+    if (n < 0) r.fail("negative build id length", "length");
+    b.id = r.bytes(static_cast<std::size_t>(n < 0 ? 0 : n), "build id");
+    return b;
+}
+
 void read_attrs_message(ByteReader& r, AttrsMessage& m) {
     switch (m.code) {
-        case AttrsCode::Pea: {
-            PeaMessage p;
-            auto attr = parse_perf_attr(r.rest(), r.offset());
-            if (!attr) {
-                const Error& e = attr.error();
-                r.fail(e.message, e.field.empty() ? "attr" : e.field);
-                return;
-            }
-            p.attr = std::move(attr).value();
-            r.skip(p.attr.size, "attr");
-            p.key = r.packed32("key");
-            m.body = std::move(p);
+        case AttrsCode::Pea:
+            m.body = read_pea(r);
             return;
-        }
-        case AttrsCode::Keys: {
-            KeysMessage k;
-            const std::int32_t n = r.packed32("count");
-            // Each pair takes at least two bytes: a larger count cannot fit in the frame.
-            if (n < 0 || static_cast<std::size_t>(n) > r.remaining() / 2) {
-                r.fail("key count " + std::to_string(n) + " does not fit in the frame", "count");
-                return;
-            }
-            for (std::int32_t i = 0; i < n && r.ok(); ++i) {
-                const auto id = static_cast<std::uint64_t>(r.packed64("id"));
-                const std::int32_t key = r.packed32("key");
-                k.ids.emplace_back(id, key);
-            }
-            m.body = std::move(k);
+        case AttrsCode::Keys:
+            m.body = read_keys(r);
             return;
-        }
         case AttrsCode::Format:
         case AttrsCode::Kallsyms:
         case AttrsCode::HeaderPage:
         case AttrsCode::HeaderEvent:
             m.body = TextMessage{cstr(r, "text")};
             return;
-        case AttrsCode::Maps: {
-            MapsMessage x;
-            x.pid = r.packed32("pid");
-            x.tid = r.packed32("tid");
-            x.maps = cstr(r, "maps");
-            m.body = x;
+        case AttrsCode::Maps:
+            m.body = read_maps(r);
             return;
-        }
-        case AttrsCode::Comm: {
-            CommMessage c;
-            c.pid = r.packed32("pid");
-            c.tid = r.packed32("tid");
-            c.image = cstr(r, "image");
-            c.comm = cstr(r, "comm");
-            m.body = c;
+        case AttrsCode::Comm:
+            m.body = read_comm(r);
             return;
-        }
-        case AttrsCode::KeysOld: {
-            // Its trailing group read() is not self-describing: it can only end the frame.
-            const std::int32_t n = r.packed32("count");
-            for (std::int32_t i = 0; i < n && r.ok(); ++i) r.packed32("key");
-            r.skip(r.remaining(), "read bytes");
-            m.body = OpaqueMessage{};
+        case AttrsCode::KeysOld:
+            m.body = skip_keys_old(r);
             return;
-        }
         case AttrsCode::OnlineCpu:
-        case AttrsCode::OfflineCpu: {
-            CpuMessage c;
-            c.time = r.packed64("time");
-            c.cpu = r.packed32("cpu");
-            m.body = c;
+        case AttrsCode::OfflineCpu:
+            m.body = read_cpu(r);
             return;
-        }
-        case AttrsCode::Counters: {
-            CountersMessage c;
-            c.time = r.packed64("time");
-            for (;;) {
-                const std::int32_t core = r.packed32("core");
-                if (!r.ok() || core == -1) break;
-                CountersMessage::Value v;
-                v.core = core;
-                v.key = r.packed32("key");
-                v.value = r.packed64("value");
-                c.values.push_back(v);
-            }
-            m.body = std::move(c);
+        case AttrsCode::Counters:
+            m.body = read_counters(r);
             return;
-        }
         case AttrsCode::MetricEventKey:
-            r.packed32("metric_key"), r.packed32("event_code"), r.packed32("event_key"),
-                r.packed32("type");
-            m.body = OpaqueMessage{};
+            m.body = skip_metric_event_key(r);
             return;
         case AttrsCode::KernelBuildId:
-        case AttrsCode::KernelModuleBuildId: {
-            BuildIdMessage b;
-            if (m.code == AttrsCode::KernelModuleBuildId) b.module = r.packed_string("module");
-            const std::int32_t n = r.packed32("length");
-            if (n < 0) r.fail("negative build id length", "length");
-            b.id = r.bytes(static_cast<std::size_t>(n < 0 ? 0 : n), "build id");
-            m.body = b;
+            m.body = read_build_id(r, /*of_module=*/false);
             return;
-        }
+        case AttrsCode::KernelModuleBuildId:
+            m.body = read_build_id(r, /*of_module=*/true);
+            return;
     }
     r.fail("unknown PERF_ATTRS message code " + std::to_string(static_cast<int>(m.code)), "code");
 }

@@ -144,48 +144,84 @@ void read_padded_text(wire::ByteReader& r, std::size_t trailer, PerfRecord& out,
     out.text = std::string_view(reinterpret_cast<const char*>(area.data()), len);  // NOLINT
 }
 
+void read_pid_tid(wire::ByteReader& r, PerfRecord& out) {
+    out.body_pid = r.u32("pid"), out.body_tid = r.u32("tid");
+}
+
+// MMAP and MMAP2 start alike: who mapped which address range at which file offset.
+void read_mapping(wire::ByteReader& r, PerfRecord& out) {
+    read_pid_tid(r, out);
+    out.map_addr = r.u64("addr"), out.map_len = r.u64("len"), out.map_pgoff = r.u64("pgoff");
+}
+
+void read_mmap(wire::ByteReader& r, std::size_t trailer, PerfRecord& out) {
+    read_mapping(r, out);
+    read_padded_text(r, trailer, out, "filename");
+}
+
+void read_mmap2(wire::ByteReader& r, std::size_t trailer, PerfRecord& out) {
+    read_mapping(r, out);
+    r.skip(24, "device/inode or build id");
+    r.u32("prot"), r.u32("flags");
+    read_padded_text(r, trailer, out, "filename");
+}
+
+// EXIT and FORK.
+void read_task(wire::ByteReader& r, PerfRecord& out) {
+    out.body_pid = r.u32("pid"), out.parent_pid = r.u32("ppid");
+    out.body_tid = r.u32("tid"), out.parent_tid = r.u32("ptid");
+    r.u64("time");
+}
+
+void read_namespaces(wire::ByteReader& r, PerfRecord& out) {
+    read_pid_tid(r, out);
+    const std::uint64_t nr = r.u64("nr_namespaces");
+    skip_words(r, nr > UINT64_MAX / 2 ? UINT64_MAX : nr * 2, "namespaces");
+}
+
+void skip_text_poke(wire::ByteReader& r, std::size_t trailer) {
+    r.u64("addr");
+    const std::uint16_t old_len = r.u16("old_len");
+    const std::uint16_t new_len = r.u16("new_len");
+    r.skip(static_cast<std::size_t>(old_len) + new_len, "bytes");
+    // Padded so that the body ends on an 8-byte boundary before the trailer.
+    if (r.remaining() >= trailer) r.skip(r.remaining() - trailer, "padding");
+}
+
 void read_body(wire::ByteReader& r, const PerfAttr& a, PerfRecord& out) {
     const std::size_t trailer = sample_id_trailer_bytes(a);
     switch (out.header.type) {
         case PERF_RECORD_MMAP:
-            out.body_pid = r.u32("pid"), out.body_tid = r.u32("tid");
-            out.map_addr = r.u64("addr"), out.map_len = r.u64("len"), out.map_pgoff = r.u64("pgoff");
-            read_padded_text(r, trailer, out, "filename");
+            read_mmap(r, trailer, out);
             break;
         case PERF_RECORD_LOST:
             r.u64("id");
             out.lost = r.u64("lost");
             break;
         case PERF_RECORD_COMM:
-            out.body_pid = r.u32("pid"), out.body_tid = r.u32("tid");
+            read_pid_tid(r, out);
             read_padded_text(r, trailer, out, "comm");
             break;
         case PERF_RECORD_EXIT:
         case PERF_RECORD_FORK:
-            out.body_pid = r.u32("pid"), out.parent_pid = r.u32("ppid");
-            out.body_tid = r.u32("tid"), out.parent_tid = r.u32("ptid");
-            r.u64("time");
+            read_task(r, out);
             break;
         case PERF_RECORD_THROTTLE:
         case PERF_RECORD_UNTHROTTLE:
             r.u64("time"), r.u64("id"), r.u64("stream_id");
             break;
         case PERF_RECORD_READ:
-            out.body_pid = r.u32("pid"), out.body_tid = r.u32("tid");
+            read_pid_tid(r, out);
             read_values(r, a.read_format, out.reads);
             break;
         case PERF_RECORD_MMAP2:
-            out.body_pid = r.u32("pid"), out.body_tid = r.u32("tid");
-            out.map_addr = r.u64("addr"), out.map_len = r.u64("len"), out.map_pgoff = r.u64("pgoff");
-            r.skip(24, "device/inode or build id");
-            r.u32("prot"), r.u32("flags");
-            read_padded_text(r, trailer, out, "filename");
+            read_mmap2(r, trailer, out);
             break;
         case PERF_RECORD_AUX:
             r.u64("aux_offset"), r.u64("aux_size"), r.u64("flags");
             break;
         case PERF_RECORD_ITRACE_START:
-            out.body_pid = r.u32("pid"), out.body_tid = r.u32("tid");
+            read_pid_tid(r, out);
             break;
         case PERF_RECORD_LOST_SAMPLES:
             out.lost = r.u64("lost");
@@ -195,12 +231,9 @@ void read_body(wire::ByteReader& r, const PerfAttr& a, PerfRecord& out) {
         case PERF_RECORD_SWITCH_CPU_WIDE:
             out.body_pid = r.u32("next_prev_pid"), out.body_tid = r.u32("next_prev_tid");
             break;
-        case PERF_RECORD_NAMESPACES: {
-            out.body_pid = r.u32("pid"), out.body_tid = r.u32("tid");
-            const std::uint64_t nr = r.u64("nr_namespaces");
-            skip_words(r, nr > UINT64_MAX / 2 ? UINT64_MAX : nr * 2, "namespaces");
+        case PERF_RECORD_NAMESPACES:
+            read_namespaces(r, out);
             break;
-        }
         case PERF_RECORD_KSYMBOL:
             r.u64("addr"), r.u32("len"), r.u16("ksym_type"), r.u16("flags");
             read_padded_text(r, trailer, out, "name");
@@ -212,15 +245,9 @@ void read_body(wire::ByteReader& r, const PerfAttr& a, PerfRecord& out) {
             r.u64("id");
             read_padded_text(r, trailer, out, "path");
             break;
-        case PERF_RECORD_TEXT_POKE: {
-            r.u64("addr");
-            const std::uint16_t old_len = r.u16("old_len");
-            const std::uint16_t new_len = r.u16("new_len");
-            r.skip(static_cast<std::size_t>(old_len) + new_len, "bytes");
-            // Padded so that the body ends on an 8-byte boundary before the trailer.
-            if (r.remaining() >= trailer) r.skip(r.remaining() - trailer, "padding");
+        case PERF_RECORD_TEXT_POKE:
+            skip_text_poke(r, trailer);
             break;
-        }
         case PERF_RECORD_AUX_OUTPUT_HW_ID:
             r.u64("hw_id");
             break;

@@ -8,6 +8,7 @@
 #include <algorithm>
 
 #include "daemon/capture/clocks.hpp"
+#include "daemon/capture/convert_report.hpp"
 #include "daemon/capture/ingest_registry.hpp"
 #include "daemon/service/log_text.hpp"
 #include "xml/documents.hpp"
@@ -143,6 +144,13 @@ Result<std::shared_ptr<LiveCapture>> CaptureService::start_capture(
     }
     plan.summary = summary_now(plan.zero_monotonic_ns);
     auto engine = std::make_unique<CaptureEngine>(std::move(plan), sink);
+    if (!collectors_.inputs.empty()) {
+        // What each trace input held and lost, after the capture's own end line.
+        ended = [inputs = collectors_.inputs, then = std::move(ended)](const std::string& reason) {
+            for (const auto* input : inputs) log_report(input->report());
+            if (then) then(reason);
+        };
+    }
     auto capture = std::make_shared<LiveCapture>(std::move(executor), std::move(engine), zero,
                                                  std::move(ended));
     if (Status st = capture->start(); !st) return std::move(st).take_error();

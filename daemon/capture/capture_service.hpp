@@ -17,6 +17,10 @@
 #include "daemon/service/config_store.hpp"
 #include "protocol/model/target_info.hpp"
 
+namespace apcgate::collectors::perf {
+class PerfSource;
+}
+
 namespace apcgate::daemon {
 
 // The sources of this daemon and what they declared; built once at start-up.
@@ -28,6 +32,9 @@ struct CollectorSet {
     // Trace inputs (`serve --source`; the same objects as `sources`): each capture places them
     // on its timeline by their clocks as they are then (else live: zero is "now").
     std::vector<collectors::ingest::IngestSource*> inputs;
+    // The live perf source (the same object as in `sources`), if the set has one: the Perf
+    // framing drives it itself.
+    collectors::perf::PerfSource* perf = nullptr;
     // The notes of the last placement of `inputs`, logged when they change.
     std::vector<std::string> placement_notes;
 
@@ -59,7 +66,8 @@ public:
 
     [[nodiscard]] bool capture_running() const;
     // Starts the one capture; fails if one is running or no source starts. `ended` runs when it
-    // finishes for any reason, after the sink got its end of sequence.
+    // finishes for any reason, after the sink got its end of sequence and the trace inputs'
+    // reports were logged.
     Result<std::shared_ptr<LiveCapture>> start_capture(asio::any_io_executor executor,
                                                        const model::CaptureSettings& settings,
                                                        model::CaptureCounters counters,

@@ -55,7 +55,9 @@ CollectorSet make_collectors(const CommonOptions& options, Framing framing) {
         po.from_exec = options.follow_from_exec;
         po.log = spdlog_sink();
         po.forwards_records = framing == Framing::Perf;
-        set.sources.push_back(std::make_unique<pf::PerfSource>(std::move(po)));
+        auto perf = std::make_unique<pf::PerfSource>(std::move(po));
+        set.perf = perf.get();
+        set.sources.push_back(std::move(perf));
     }
     set.declare_all();
     if (set.target.name.empty()) {

@@ -6,9 +6,7 @@
 #include <asio/post.hpp>
 #include <chrono>
 
-#include "collectors/ingest/ingest_source.hpp"
 #include "daemon/capture/clocks.hpp"
-#include "daemon/capture/convert_report.hpp"
 
 namespace apcgate::daemon {
 
@@ -102,9 +100,6 @@ void LiveCapture::stop(const std::string& reason) {
     const CaptureTotals t = engine_->totals();
     spdlog::info("capture ended ({}): {} events, {} frames, {} bytes", reason, t.events, t.frames,
                  t.bytes);
-    for (collectors::Source* s : engine_->plan().sources)
-        if (const auto* input = dynamic_cast<const collectors::ingest::IngestSource*>(s))
-            log_report(input->report());
     if (ended_) {
         auto cb = std::move(ended_);
         cb(reason);

@@ -81,9 +81,7 @@ void PerfFramingCapture::frame(const std::vector<std::uint8_t>& body) {
 Result<std::unique_ptr<PerfFramingCapture>> PerfFramingCapture::start(
     CollectorSet& collectors, const model::CaptureSettings& settings,
     const model::CaptureCounters& counters, CaptureSink& sink) {
-    pf::PerfSource* perf = nullptr;
-    for (auto& s : collectors.sources)
-        if (auto* p = dynamic_cast<pf::PerfSource*>(s.get())) perf = p;
+    pf::PerfSource* perf = collectors.perf;
     if (perf == nullptr || !perf->capabilities().usable)
         return Error::at("the Perf framing needs perf events, and they do not open here");
     const pf::Capabilities& caps = perf->capabilities();

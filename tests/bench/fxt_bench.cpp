@@ -2,89 +2,20 @@
 // Fuchsia system trace (interned strings and threads, nested durations, complete events, counters,
 // context switches and wakeups on 4 CPUs, logs), FXT_BENCH_MB MiB of it (default 256), kept at
 // FXT_BENCH_FILE (default /tmp/apcgate_fxt_bench.fxt) so `dd` and `apcgate convert` can be timed
-// on the same bytes. Reports bytes/s for the first pass alone and for the whole read (both
-// passes, ordering and mapping to model events).
+// on the same bytes. Reports bytes/s for the first pass alone, for the whole read (both
+// passes, ordering and mapping to model events), and for `convert` whole (the capture engine
+// encoding into a fresh .apc directory; fxt_floor_bench.cpp has the floor under it). Rates are
+// input bytes per second of wall time; the conversion's CPU column is the whole process's.
 #include <benchmark/benchmark.h>
 
-#include <cstdlib>
-#include <filesystem>
-#include <fstream>
-#include <string>
-
 #include "collectors/fxt/fxt_source.hpp"
+#include "daemon/capture/capture_engine.hpp"
 #include "protocol/wire/mapped_file.hpp"
-#include "tests/fxt/fxt_writer.hpp"
+#include "tests/bench/fresh_capture.hpp"
+#include "tests/bench/fxt_bench_archive.hpp"
 
 namespace apcgate::fxt_test {
 namespace {
-
-std::filesystem::path bench_file() {
-    const char* env = std::getenv("FXT_BENCH_FILE");
-    return env != nullptr ? env : "/tmp/apcgate_fxt_bench.fxt";
-}
-
-std::size_t bench_bytes() {
-    const char* env = std::getenv("FXT_BENCH_MB");
-    return (env != nullptr ? std::strtoull(env, nullptr, 10) : 256) << 20;
-}
-
-// Writes the archive in pieces, so the writer never holds more than a few MiB.
-void write_archive(const std::filesystem::path& path, std::size_t target) {
-    std::ofstream out(path, std::ios::binary | std::ios::trunc);
-    std::size_t written = 0;
-    auto flush = [&](FxtWriter& w) {
-        const auto& b = w.bytes();
-        out.write(reinterpret_cast<const char*>(b.data()),
-                  static_cast<std::streamsize>(b.size()));  // NOLINT
-        written += b.size();
-        w = FxtWriter();
-    };
-    FxtWriter w;
-    w.magic();
-    w.provider_info(1, "bench");
-    w.provider_section(1);
-    w.initialization(19'200'000);
-    const char* names[] = {"gfx", "Frame", "Draw",  "Compose",     "Present",
-                           "io",  "Read",  "value", "queue_depth", "Tick"};
-    for (std::uint16_t i = 0; i < 10; ++i)
-        w.string_record(static_cast<std::uint16_t>(i + 1), names[i]);
-    for (std::uint8_t t = 1; t <= 8; ++t) {
-        w.thread_record(t, 100, 1000 + t);
-        w.kernel_object(1000 + t, 2, inl("worker"), {arg_koid(inl("process"), 100)});
-    }
-    std::uint64_t ts = 1'000'000;
-    for (std::uint64_t i = 0; written < target; ++i) {
-        const auto t = static_cast<std::uint8_t>(1 + i % 8);
-        w.event(2, ts, thr(t), idx(1), idx(2), {arg_u32(idx(8), static_cast<std::uint32_t>(i))});
-        w.event(2, ts + 10, thr(t), idx(1), idx(3));
-        w.event(4, ts + 20, thr(t), idx(6), idx(7),
-                {arg_i64(idx(9), static_cast<std::int64_t>(i % 7))}, ts + 60);
-        w.event(3, ts + 80, thr(t), idx(1), idx(3));
-        w.event(0, ts + 85, thr(t), idx(1), idx(10));
-        if (i % 4 == 0)
-            w.event(1, ts + 90, thr(t), idx(6), idx(9),
-                    {arg_i64(idx(8), static_cast<std::int64_t>(i % 64))}, 1);
-        w.event(3, ts + 95, thr(t), idx(1), idx(2));
-        w.context_switch(static_cast<std::uint16_t>(i % 4), 3, ts + 97, 1000 + t,
-                         1000 + (t % 8) + 1, {arg_i32(idx(8), 2)});
-        w.thread_wakeup(static_cast<std::uint16_t>(i % 4), ts + 98, 1000 + t);
-        if (i % 16 == 0) w.log(ts + 99, thr(t), "frame presented to the display controller");
-        ts += 100;
-        if (w.size() > (std::size_t{4} << 20)) flush(w);
-    }
-    flush(w);
-}
-
-const std::filesystem::path& archive() {
-    static const std::filesystem::path path = [] {
-        const auto p = bench_file();
-        std::error_code ec;
-        const auto size = std::filesystem::file_size(p, ec);
-        if (ec || size < bench_bytes()) write_archive(p, bench_bytes());
-        return p;
-    }();
-    return path;
-}
 
 void BM_FxtIndexPass(benchmark::State& state) {
     auto input = wire::MappedFile::open(archive());
@@ -129,8 +60,50 @@ void BM_FxtIngest(benchmark::State& state) {
         benchmark::Counter(static_cast<double>(events), benchmark::Counter::kIsRate);
 }
 
+// `apcgate convert` but for the XML documents (cli_convert.cpp): every declared counter on, the
+// capture engine polling the source, encoding and writing into a fresh .apc directory, left to
+// the kernel's writeback as convert leaves it.
+void BM_FxtToApcDirectory(benchmark::State& state) {
+    std::uint64_t written = 0;
+    const auto path = archive();  // written before the timing starts
+    for (auto _ : state) {
+        auto src = collectors::fxt::FxtSource::open(path);
+        if (!src) {
+            state.SkipWithError("cannot open the archive");
+            return;
+        }
+        model::CounterCatalog catalog;
+        (*src)->declare(catalog);
+        model::Configuration cfg;
+        for (const auto& c : catalog.counters())
+            cfg.counters.push_back({c.counter, c.event, {}, {}});
+        daemon::CapturePlan plan;
+        plan.counters = model::CaptureCounters::assign(catalog, cfg);
+        plan.sources = {src->get()};
+        plan.zero_monotonic_ns = (*src)->time_origin();
+        const bool ok = bench::into_fresh_capture(state, [&](daemon::ApcDirectory& d) {
+            daemon::CaptureEngine engine(std::move(plan), d);
+            if (!engine.start()) return;
+            while (engine.recorded_running()) {
+                engine.poll_behind(0);
+                engine.encode_ready();
+            }
+            engine.finish(0);
+            written = d.bytes_written();
+        });
+        if (!ok) return;
+    }
+    state.counters["output_bytes"] = static_cast<double>(written);
+    state.SetBytesProcessed(static_cast<std::int64_t>(
+        state.iterations() * std::filesystem::file_size(archive())));
+}
+
 BENCHMARK(BM_FxtIndexPass)->Unit(benchmark::kMillisecond)->UseRealTime();
 BENCHMARK(BM_FxtIngest)->Unit(benchmark::kMillisecond)->UseRealTime();
+BENCHMARK(BM_FxtToApcDirectory)
+    ->Unit(benchmark::kMillisecond)
+    ->MeasureProcessCPUTime()
+    ->UseRealTime();
 
 }  // namespace
 }  // namespace apcgate::fxt_test

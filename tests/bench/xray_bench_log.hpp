@@ -19,7 +19,7 @@
 #include <string>
 #include <vector>
 
-#include "daemon/capture/apc_directory.hpp"
+#include "tests/bench/fresh_capture.hpp"
 
 namespace apcgate::xray_bench {
 
@@ -142,45 +142,7 @@ inline const BenchLog& bench_log() {
     return log;
 }
 
-// A fresh .apc directory per iteration, as a user's conversion writes (a directory that holds
-// an old capture costs more: its page cache is freed); removed afterwards.
-class ScratchCapture {
-  public:
-    ScratchCapture()
-        : dir_(std::filesystem::temp_directory_path() /
-               ("apcgate-xray-bench-" + std::to_string(::getpid()) + ".apc")) {
-        std::filesystem::remove_all(dir_);
-    }
-    ~ScratchCapture() { std::filesystem::remove_all(dir_); }
-    ScratchCapture(const ScratchCapture&) = delete;
-    ScratchCapture& operator=(const ScratchCapture&) = delete;
-    [[nodiscard]] const std::filesystem::path& dir() const { return dir_; }
-
-  private:
-    std::filesystem::path dir_;
-};
-
-// One iteration's writing into a fresh .apc directory, made and removed outside the timing
-// (removing frees the last one's page cache); false when the directory failed.
-template <typename Write>
-bool into_fresh_capture(benchmark::State& state, Write write) {
-    state.PauseTiming();
-    auto scratch = std::make_unique<ScratchCapture>();
-    state.ResumeTiming();
-    // As `convert` makes it.
-    auto dir = daemon::ApcDirectory::create(scratch->dir(), false, daemon::Durability::Cached);
-    if (!dir) {
-        state.SkipWithError(dir.error().to_string().c_str());
-        return false;
-    }
-    write(**dir);
-    state.PauseTiming();
-    const bool ok = static_cast<bool>((*dir)->status());
-    if (!ok) state.SkipWithError((*dir)->status().error().to_string().c_str());
-    dir->reset();
-    scratch.reset();
-    state.ResumeTiming();
-    return ok;
-}
+using bench::into_fresh_capture;
+using bench::ScratchCapture;
 
 }  // namespace apcgate::xray_bench

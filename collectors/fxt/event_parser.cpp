@@ -52,7 +52,11 @@ void parse_event(RecordCursor& c, Record& out) {
         c.fail_header("unknown event type " + std::to_string(type), "event type");
         return;
     }
-    EventRecord& e = out.emplace<EventRecord>();  // built in place: its argument list is large
+    // Built in place, and reused from the record before when that was an event too: its
+    // argument list is large, and every field is set here (the arguments up to their count).
+    auto* reused = std::get_if<EventRecord>(&out);
+    EventRecord& e = reused != nullptr ? *reused : out.emplace<EventRecord>();
+    e.extra = 0;
     e.type = static_cast<EventType>(type);
     e.ticks = c.word("timestamp");
     e.thread = c.thread_ref(static_cast<std::uint8_t>(c.field(24, 31)), "thread");

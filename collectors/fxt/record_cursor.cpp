@@ -2,19 +2,57 @@
 
 #include "collectors/fxt/record_kinds.hpp"
 
+#include <algorithm>
+
 namespace apcgate::collectors::fxt {
 
 RecordCursor::RecordCursor(const RawRecord& raw, wire::Endian endian, const ProviderTables& tables)
-    : reader_(raw.bytes, endian, raw.offset), tables_(tables), header_(raw.header) {
-    reader_.skip(kWordBytes, "header");
+    : data_(raw.bytes),
+      offset_(raw.offset),
+      endian_(endian),
+      tables_(tables),
+      header_(raw.header) {
+    if (data_.size() < kWordBytes) {
+        pos_ = 0;
+        reader().skip(kWordBytes, "header");
+        pos_ = reader_->pos();
+    }
 }
 
-std::uint64_t RecordCursor::field(unsigned lo, unsigned hi) const {
-    return bits(header_, lo, hi);
+wire::ByteReader& RecordCursor::reader() {
+    if (!reader_) {
+        reader_.emplace(data_, endian_, offset_);
+        reader_->seek(pos_);
+    }
+    return *reader_;
+}
+
+std::uint64_t RecordCursor::checked_word(std::string_view field) {
+    wire::ByteReader& r = reader();
+    const std::uint64_t v = r.u64(field);
+    pos_ = r.pos();
+    return v;
+}
+
+void RecordCursor::seek(std::size_t pos) {
+    if (!reader_ && pos <= data_.size()) {
+        pos_ = pos;
+        return;
+    }
+    reader().seek(pos);
+    pos_ = reader_->pos();
 }
 
 std::string_view RecordCursor::stream(std::size_t length, std::string_view field) {
-    const auto b = reader_.bytes(padded(length), field);
+    const std::size_t size = padded(length);
+    if (!reader_ && size >= length && data_.size() - pos_ >= size) {
+        const auto* p = reinterpret_cast<const char*>(data_.data() + pos_);  // NOLINT: UTF-8
+        pos_ += size;
+        return {p, length};
+    }
+    wire::ByteReader& r = reader();
+    const auto b = r.bytes(size, field);
+    pos_ = r.pos();
     if (b.empty()) return {};
     return {reinterpret_cast<const char*>(b.data()), length};  // NOLINT: UTF-8 bytes as chars
 }
@@ -27,8 +65,8 @@ std::string_view RecordCursor::string_ref(std::uint16_t ref, std::string_view fi
 ThreadKoids RecordCursor::thread_ref(std::uint8_t ref, std::string_view field) {
     if (ref == 0) {
         ThreadKoids t;
-        t.pid = reader_.u64(field);
-        t.tid = reader_.u64(field);
+        t.pid = word(field);
+        t.tid = word(field);
         return t;
     }
     // A lost thread record leaves koid 0, the same as the kernel's idle "thread".
@@ -36,17 +74,17 @@ ThreadKoids RecordCursor::thread_ref(std::uint8_t ref, std::string_view field) {
 }
 
 bool RecordCursor::arg(Arg& out) {
-    const std::size_t start = reader_.pos();
-    const std::uint64_t h = reader_.u64("argument header");
+    const std::size_t start = pos_;
+    const std::uint64_t h = word("argument header");
     const std::uint64_t words = bits(h, 4, 15);
-    if (!reader_.ok()) return false;
+    if (!ok()) return false;
     if (words == 0) {
-        reader_.fail("argument size is 0 words", "argument size");
+        fail("argument size is 0 words", "argument size");
         return false;
     }
     const std::size_t end = start + static_cast<std::size_t>(words) * kWordBytes;
-    if (end > reader_.data().size()) {
-        reader_.fail(
+    if (end > data_.size()) {
+        fail(
             "argument of " + std::to_string(words * kWordBytes) + " bytes overruns the record",
             "argument size");
         return false;
@@ -78,23 +116,23 @@ bool RecordCursor::arg(Arg& out) {
             out.value = bits(h, 32, 32);
             break;
     }
-    if (reader_.ok() && reader_.pos() > end)
-        reader_.fail("argument content overruns its size of " + std::to_string(words) + " words",
-                     "argument size");
-    reader_.seek(end);  // the size may cover fields newer than this reader
+    if (ok() && pos_ > end)
+        fail("argument content overruns its size of " + std::to_string(words) + " words",
+             "argument size");
+    seek(end);  // the size may cover fields newer than this reader
     return type <= kLastArgType;
 }
 
 void RecordCursor::args(unsigned count, ArgList& out) {
     out.count = 0;
-    for (unsigned i = 0; i < count && reader_.ok(); ++i) {
-        Arg a;
-        if (arg(a) && reader_.ok()) out.items[out.count++] = a;
+    for (unsigned i = 0; i < count && ok(); ++i) {
+        Arg a{};
+        if (arg(a) && ok()) out.items[out.count++] = a;
     }
 }
 
 Error RecordCursor::take_error() {
-    Error e = reader_.take_error();
+    Error e = reader().take_error();
     e.record = std::string(kind::of_header(header_));
     return e;
 }

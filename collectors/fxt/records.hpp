@@ -23,12 +23,14 @@ struct ThreadKoids {
 
 // One argument. Numbers share one 64-bit field (records hold 15 arguments, so size matters):
 // read it through the accessor of the argument's type.
+// No member initializers: an ArgList's 15 slots are written only as arguments are read, and a
+// record read would otherwise clear all of them first (`Arg a{}` for a cleared one).
 struct Arg {
     std::string_view name;
-    std::string_view s;       // String
-    std::uint64_t value = 0;  // Int32 (sign-extended), Int64, UInt32, UInt64, Pointer, Koid,
-                              // Bool (0/1), the bits of a Double
-    ArgType type = ArgType::Null;
+    std::string_view s;   // String
+    std::uint64_t value;  // Int32 (sign-extended), Int64, UInt32, UInt64, Pointer, Koid,
+                          // Bool (0/1), the bits of a Double
+    ArgType type;
 
     [[nodiscard]] std::int64_t i() const { return static_cast<std::int64_t>(value); }
     [[nodiscard]] std::uint64_t u() const { return value; }
@@ -36,7 +38,7 @@ struct Arg {
 };
 
 struct ArgList {
-    std::array<Arg, kMaxArgs> items{};
+    std::array<Arg, kMaxArgs> items;  // the first `count` are set
     unsigned count = 0;
     [[nodiscard]] const Arg* begin() const { return items.data(); }
     [[nodiscard]] const Arg* end() const { return items.data() + count; }

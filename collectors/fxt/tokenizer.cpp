@@ -4,6 +4,7 @@
 
 #include "collectors/fxt/format.hpp"
 #include "collectors/fxt/record_kinds.hpp"
+#include "collectors/fxt/word_load.hpp"
 
 namespace apcgate::collectors::fxt {
 
@@ -29,7 +30,7 @@ bool starts_with_magic(std::span<const std::uint8_t> head) {
 
 Tokenizer::Tokenizer(std::span<const std::uint8_t> data, wire::Endian endian,
                      std::uint64_t base_offset)
-    : data_(data), reader_(data, endian, base_offset), base_(base_offset) {}
+    : data_(data), endian_(endian), base_(base_offset) {}
 
 Error Tokenizer::fail(std::uint64_t header, std::string message) {
     failed_ = true;
@@ -51,8 +52,7 @@ Result<std::optional<RawRecord>> Tokenizer::next() {
         e.record = "record header";
         return e;
     }
-    reader_.seek(pos_);
-    const std::uint64_t header = reader_.u64("header");
+    const std::uint64_t header = load_word(data_.data() + pos_, endian_);  // 8 bytes left
     const bool large = bits(header, 0, 3) == static_cast<unsigned>(RecordType::LargeRecord);
     const std::uint64_t words = large ? bits(header, 4, 35) : bits(header, 4, 15);
     if (words == 0) return fail(header, "record size is 0 words: the next record cannot be found");

@@ -53,7 +53,7 @@ class Tokenizer {
     Error fail(std::uint64_t header, std::string message);
 
     std::span<const std::uint8_t> data_;
-    wire::ByteReader reader_;
+    wire::Endian endian_;
     std::uint64_t base_;
     std::size_t pos_ = 0;
     bool failed_ = false;

@@ -128,7 +128,7 @@ class Indexer {
 
 }  // namespace
 
-ArchiveIndex build_index(std::span<const std::uint8_t> data) {
+ArchiveIndex build_index(std::span<const std::uint8_t> data, PageRelease* release) {
     ArchiveIndex idx;
     idx.endian = detect_endian(data);
     Indexer indexer(idx);
@@ -140,6 +140,7 @@ ArchiveIndex build_index(std::span<const std::uint8_t> data) {
         if (!next || !*next) break;
         const RawRecord& raw = **next;
         if (parser.parse(raw, indexer.tables(), rec).ok()) indexer.record(raw, rec);
+        if (release != nullptr) release->upto(tokenizer.position());
     }
     // The last section runs to the end of the input, so the second pass meets the same
     // truncation or corruption and reports it.

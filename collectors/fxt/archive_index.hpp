@@ -19,6 +19,7 @@
 
 #include "collectors/fxt/counter_series.hpp"
 #include "collectors/fxt/koid_map.hpp"
+#include "collectors/fxt/page_release.hpp"
 #include "collectors/source.hpp"
 #include "protocol/wire/byte_reader.hpp"
 
@@ -58,6 +59,7 @@ struct ArchiveIndex {
 };
 
 // Reads every record of `data` once. Never fails: what cannot be read is left to the second pass.
-ArchiveIndex build_index(std::span<const std::uint8_t> data);
+// With `release`, the pages read are given back as the pass moves on (page_release.hpp).
+ArchiveIndex build_index(std::span<const std::uint8_t> data, PageRelease* release = nullptr);
 
 }  // namespace apcgate::collectors::fxt

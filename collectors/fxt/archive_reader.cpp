@@ -1,6 +1,7 @@
 #include "collectors/fxt/archive_reader.hpp"
 
 #include <algorithm>
+#include <cstdint>
 
 namespace apcgate::collectors::fxt {
 
@@ -40,6 +41,12 @@ ArchiveReader::Chunk ArchiveReader::read(std::vector<Item>& out) {
     const model::Nanos unread = ready_.empty() ? kNever : ready_.top().first;
     c.watermark = std::max(buffer_.floor(), std::min(unread, buffer_.earliest()));
     return c;
+}
+
+std::size_t ArchiveReader::read_past() const {
+    std::size_t low = SIZE_MAX;
+    for (const auto& s : streams_) low = std::min(low, s.position());
+    return low;
 }
 
 }  // namespace apcgate::collectors::fxt

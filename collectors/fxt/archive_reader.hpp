@@ -40,6 +40,9 @@ class ArchiveReader {
     Chunk read(std::vector<Item>& out);
 
     [[nodiscard]] std::uint64_t bytes_read() const { return bytes_read_; }
+    // Every input byte before this offset has been read for the last time (each provider reads
+    // its sections in file order, so nothing below the lowest stream's position is read again).
+    [[nodiscard]] std::size_t read_past() const;
 
   private:
     using Ready = std::pair<model::Nanos, std::size_t>;  // (bound, stream)

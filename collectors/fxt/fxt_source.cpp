@@ -4,11 +4,19 @@
 
 namespace apcgate::collectors::fxt {
 
+namespace {
+// The first pass, giving its pages back as it goes.
+std::unique_ptr<ArchiveIndex> index_of(const wire::MappedFile& input) {
+    PageRelease pages(input.bytes());
+    return std::make_unique<ArchiveIndex>(build_index(input.bytes(), &pages));
+}
+}  // namespace
+
 FxtSource::FxtSource(std::filesystem::path path, wire::MappedFile input,
                      ArchiveReader::Limits limits)
     : path_(std::move(path)),
       input_(std::move(input)),
-      index_(std::make_unique<ArchiveIndex>(build_index(input_.bytes()))),
+      index_(index_of(input_)),
       limits_(limits),
       report_("fxt", path_.string()) {
     report_.bytes_total = input_.bytes().size();
@@ -68,7 +76,7 @@ Status FxtSource::refresh() {
         if (!input) return std::move(input).take_error();
         index_.reset();
         input_ = std::move(input).value();
-        index_ = std::make_unique<ArchiveIndex>(build_index(input_.bytes()));
+        index_ = index_of(input_);
         unread_ = true;
     }
     return {};
@@ -86,6 +94,7 @@ Status FxtSource::start(const CaptureContext& ctx) {
     run.reader =
         std::make_unique<ArchiveReader>(input_.bytes(), *index_, run.koids, report_, limits_);
     run.mapper = std::make_unique<ModelMapper>(*index_, run.koids, ctx, report_);
+    run.pages.emplace(input_.bytes());
     return {};
 }
 
@@ -103,6 +112,7 @@ PollResult FxtSource::poll(model::Nanos now, std::vector<model::Event>& out) {
     for (Item& item : run.items) run.mapper->map(item, out);
     run.mapper->flush(chunk.finished ? kNever : chunk.watermark, out);
     report_.bytes_done = run.reader->bytes_read();
+    run.pages->upto(run.reader->read_past());
     for (std::size_t i = first; i < out.size(); ++i)
         run.last = std::max(run.last, model::timestamp_of(out[i]));
     if (chunk.finished) {

@@ -21,6 +21,7 @@ struct FxtRun {
     KoidMap koids;
     std::unique_ptr<ArchiveReader> reader;
     std::unique_ptr<ModelMapper> mapper;
+    std::optional<PageRelease> pages;  // of the second pass
     std::vector<Item> items;
     model::Nanos zero = 0;
     model::Nanos last = 0;  // latest timestamp handed out (capture timeline)

@@ -1,6 +1,7 @@
 #include "collectors/fxt/provider_stream.hpp"
 
 #include <algorithm>
+#include <cstdint>
 
 namespace apcgate::collectors::fxt {
 
@@ -26,6 +27,11 @@ model::Nanos ProviderStream::bound() const {
     if (done_) return kNever;
     if (latest_ == kNever) return first_;
     return std::max(first_, latest_ - provider_.lag_ns);
+}
+
+std::size_t ProviderStream::position() const {
+    if (done_) return SIZE_MAX;
+    return static_cast<std::size_t>(tokenizer_->offset());
 }
 
 std::size_t ProviderStream::step(ItemBuilder& builder, ingest::IngestReport& report,

@@ -30,6 +30,9 @@ class ProviderStream {
     // Every item this stream has yet to produce has ts >= bound() (kNever once it is done).
     [[nodiscard]] model::Nanos bound() const;
     [[nodiscard]] bool done() const { return done_; }
+    // Input offset of the next record to read: the stream reads nothing before it again
+    // (SIZE_MAX once it is done).
+    [[nodiscard]] std::size_t position() const;
 
   private:
     bool open_next_section();

@@ -47,6 +47,8 @@ class Tokenizer {
 
     // Bytes of the data consumed by the records handed out.
     [[nodiscard]] std::size_t position() const { return pos_; }
+    // The same, as an offset in the input.
+    [[nodiscard]] std::uint64_t offset() const { return base_ + pos_; }
     [[nodiscard]] bool failed() const { return failed_; }
 
   private:

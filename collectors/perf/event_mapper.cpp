@@ -70,8 +70,9 @@ EventMapper::Thread* EventMapper::thread(std::int32_t tid, std::int32_t pid_hint
     if (it != threads_.end()) {
         Thread& t = it->second;
         if (pid_hint > 0) t.pid = pid_hint;
-        if (!comm.empty() && comm != t.comm) {
+        if (!comm.empty() && comm != t.comm && ts >= t.named_at) {
             t.comm = comm;
+            t.named_at = ts;
             out.emplace_back(model::ThreadName{ts, core, tid, comm});
         }
         return &t;
@@ -84,7 +85,7 @@ EventMapper::Thread* EventMapper::thread(std::int32_t tid, std::int32_t pid_hint
     if (pid <= 0) pid = proc_ != nullptr ? proc_->tgid(tid).value_or(tid) : tid;
     std::string name = comm;
     if (name.empty() && proc_ != nullptr) name = proc_->comm(pid, tid);
-    Thread& t = threads_[tid] = Thread{pid, name, false};
+    Thread& t = threads_[tid] = Thread{pid, name, false, ts};
     if (!name.empty()) out.emplace_back(model::ThreadName{ts, core, tid, name});
     return &t;
 }

@@ -64,6 +64,9 @@ class EventMapper {
         std::int32_t pid = 0;
         std::string comm;
         bool linked = false;
+        // When `comm` was last set: a record that arrives late (older than that) carries an
+        // older name and must not undo a rename (a switch's next_comm from before a prctl).
+        model::Nanos named_at = 0;
     };
     struct Process {
         std::string image;

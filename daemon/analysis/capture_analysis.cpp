@@ -24,14 +24,6 @@ namespace apcgate::daemon::analysis {
 
 namespace {
 
-std::vector<xml::EventInfo> read_events(const std::filesystem::path& dir) {
-    const auto text = read_document(dir / "events.xml");
-    if (!text) return {};
-    auto parsed = xml::parse_events(*text);
-    if (!parsed) return {};
-    return std::move(parsed).value();
-}
-
 struct TimeRange {
     std::int64_t first = std::numeric_limits<std::int64_t>::max();
     std::int64_t last = std::numeric_limits<std::int64_t>::min();
@@ -153,7 +145,7 @@ Result<Analysis> analyse_gator(const std::filesystem::path& dir, const AnalysisO
     Report& r = out.report;
     r.capture = dir.string();
     r.framing = "gator";
-    GatorAnalysis analysis(files->captured, read_events(dir), options);
+    GatorAnalysis analysis(files->captured, read_event_infos(dir), options);
     apc::EventRebuilder rebuild;
     const std::string data_path = files->data_path.string();
     bool partial = false;  // the rebuilder holds part of an annotation

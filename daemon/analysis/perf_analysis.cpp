@@ -21,14 +21,6 @@ namespace {
 
 namespace pfr = perf_framing;
 
-std::vector<xml::EventInfo> read_events(const std::filesystem::path& dir) {
-    const auto text = read_document(dir / "events.xml");
-    if (!text) return {};
-    auto parsed = xml::parse_events(*text);
-    if (!parsed) return {};
-    return std::move(parsed).value();
-}
-
 // Who a record says is running, or what task its body is about: the thread's process.
 void note_process(TimelineAccounting& timeline, const pfr::PerfRecord& r) {
     if (r.pid && r.tid)
@@ -172,7 +164,7 @@ Result<Analysis> analyse_perf_capture(const std::filesystem::path& dir,
     r.capture = dir.string();
     r.framing = "perf";
     analysis.finish(*summary, r);
-    CounterStatistics counters(summary->captured.counters, read_events(dir));
+    CounterStatistics counters(summary->captured.counters, read_event_infos(dir));
     for (const auto& [key, kv] : t.counter_values)
         counters.values(key, kv.values, kv.min, kv.max, std::nullopt);
     counters.fill(r);

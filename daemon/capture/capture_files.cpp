@@ -23,6 +23,14 @@ Result<xml::CapturedDoc> read_captured(const std::filesystem::path& dir) {
     return captured;
 }
 
+std::vector<xml::EventInfo> read_event_infos(const std::filesystem::path& dir) {
+    const auto text = read_document(dir / "events.xml");
+    if (!text) return {};
+    auto parsed = xml::parse_events(*text);
+    if (!parsed) return {};
+    return std::move(parsed).value();
+}
+
 Result<CaptureFiles> open_capture_files(const std::filesystem::path& dir) {
     auto captured = read_captured(dir);
     if (!captured) return std::move(captured).take_error();

@@ -6,6 +6,7 @@
 #include <filesystem>
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "protocol/wire/mapped_file.hpp"
 #include "xml/documents.hpp"
@@ -24,6 +25,10 @@ std::optional<std::string> read_document(const std::filesystem::path& file);
 // DIR/captured.xml parsed. The error names the directory when the file cannot be read, the
 // file when it does not parse.
 Result<xml::CapturedDoc> read_captured(const std::filesystem::path& dir);
+
+// DIR/events.xml's counter descriptions (units, multipliers); empty when it is missing or does
+// not parse: a capture is readable without them.
+std::vector<xml::EventInfo> read_event_infos(const std::filesystem::path& dir);
 
 // DIR/captured.xml parsed and DIR/0000000000 mapped; fails when either cannot be read at all.
 Result<CaptureFiles> open_capture_files(const std::filesystem::path& dir);

@@ -5,6 +5,7 @@
 // valid().
 #pragma once
 
+#include <functional>
 #include <nlohmann/json.hpp>
 #include <ostream>
 #include <string>
@@ -74,6 +75,30 @@ int exit_code_for(const Summary& s, std::ostream& err) {
     for (const auto& v : s.violations)
         err << "apcgate inspect: rule violated at offset " << v.offset << ": " << v.text << "\n";
     return kExitInvalidInput;
+}
+
+// The lines --dump prints as the capture is read (none without it).
+inline std::function<void(const std::string&)> dump_lines_to(std::ostream& out, bool dump) {
+    if (!dump) return {};
+    return [&out](const std::string& lines) { out << lines; };
+}
+
+// What both framings' inspect do with their summary: say why it could not be made, or print its
+// JSON or its text (nothing more with --dump: its lines went out as they were read), and return
+// the exit code it implies.
+template <class Summary, class ToJson, class PrintText>
+int print_inspection(const Result<Summary>& summary, bool json, bool dump, std::ostream& out,
+                     std::ostream& err, ToJson to_json, PrintText print_text) {
+    if (!summary) {
+        err << "apcgate inspect: " << summary.error().to_string() << "\n";
+        return kExitFailure;
+    }
+    if (json) {
+        out << to_json(*summary).dump(2) << "\n";
+    } else if (!dump) {
+        print_text(*summary, out);
+    }
+    return exit_code_for(*summary, err);
 }
 
 }  // namespace apcgate::daemon

@@ -112,19 +112,11 @@ void print_text(const PerfCaptureSummary& s, std::ostream& out) {
 }  // namespace
 
 int run_inspect_perf(const InspectOptions& options, std::ostream& out, std::ostream& err) {
-    std::function<void(const std::string&)> dump;
-    if (options.dump) dump = [&out](const std::string& lines) { out << lines; };
-    auto summary = summarize_perf_capture(options.capture, {}, dump);
-    if (!summary) {
-        err << "apcgate inspect: " << summary.error().to_string() << "\n";
-        return kExitFailure;
-    }
-    if (options.json) {
-        out << to_json(*summary).dump(2) << "\n";
-    } else if (!options.dump) {
-        print_text(*summary, out);
-    }
-    return exit_code_for(*summary, err);
+    const auto summary =
+        summarize_perf_capture(options.capture, {}, dump_lines_to(out, options.dump));
+    return print_inspection(
+        summary, options.json, options.dump, out, err, [](const auto& s) { return to_json(s); },
+        [](const auto& s, std::ostream& o) { print_text(s, o); });
 }
 
 }  // namespace apcgate::daemon

@@ -8,7 +8,7 @@
 //   value word   := Int64, UInt64, Double, Pointer, Koid (one word after the name stream)
 //
 // Every read is bounds-checked against the record's bytes. A read that fits is an inline load
-// (word_load.hpp); the first one that does not, and every caller-detected problem, goes to the
+// (protocol/wire/fixed_load.hpp); the first one that does not, and every caller-detected problem, goes to the
 // one ByteReader over the record, made then and positioned where the cursor is, which records the
 // failure with its offset and field; it sticks, and every later read goes through that reader.
 // An argument of a type this reader does not know is skipped by its size, as the spec allows.
@@ -21,7 +21,7 @@
 #include "collectors/fxt/provider_tables.hpp"
 #include "collectors/fxt/records.hpp"
 #include "collectors/fxt/tokenizer.hpp"
-#include "collectors/fxt/word_load.hpp"
+#include "protocol/wire/fixed_load.hpp"
 #include "protocol/wire/byte_reader.hpp"
 
 namespace apcgate::collectors::fxt {
@@ -37,7 +37,7 @@ class RecordCursor {
 
     std::uint64_t word(std::string_view field) {
         if (!reader_ && data_.size() - pos_ >= kWordBytes) {
-            const std::uint64_t v = load_word(data_.data() + pos_, endian_);
+            const std::uint64_t v = wire::load_u64(data_.data() + pos_, endian_);
             pos_ += kWordBytes;
             return v;
         }

@@ -4,7 +4,7 @@
 
 #include "collectors/fxt/format.hpp"
 #include "collectors/fxt/record_kinds.hpp"
-#include "collectors/fxt/word_load.hpp"
+#include "protocol/wire/fixed_load.hpp"
 
 namespace apcgate::collectors::fxt {
 
@@ -52,7 +52,7 @@ Result<std::optional<RawRecord>> Tokenizer::next() {
         e.record = "record header";
         return e;
     }
-    const std::uint64_t header = load_word(data_.data() + pos_, endian_);  // 8 bytes left
+    const std::uint64_t header = wire::load_u64(data_.data() + pos_, endian_);  // 8 bytes left
     const bool large = bits(header, 0, 3) == static_cast<unsigned>(RecordType::LargeRecord);
     const std::uint64_t words = large ? bits(header, 4, 35) : bits(header, 4, 15);
     if (words == 0) return fail(header, "record size is 0 words: the next record cannot be found");

@@ -14,7 +14,7 @@
 
 #include <cstdint>
 
-#include "collectors/xray/byte_load.hpp"
+#include "protocol/wire/fixed_load.hpp"
 
 namespace apcgate::collectors::xray {
 
@@ -40,26 +40,26 @@ struct BasicArgRecord {
 
 // Each takes a record of kBasicRecordSize bytes the caller has bounds-checked.
 inline std::uint16_t basic_record_type(const std::uint8_t* p, wire::Endian e) {
-    return load_u16(p, e);
+    return wire::load_u16(p, e);
 }
 
 inline BasicRecord decode_basic_record(const std::uint8_t* p, wire::Endian e) {
     BasicRecord r;
     r.cpu = p[2];
     r.action = p[3];
-    r.function = static_cast<std::int32_t>(load_u32(p + 4, e));
-    r.tsc = load_u64(p + 8, e);
-    r.tid = load_u32(p + 16, e);
-    r.pid = load_u32(p + 20, e);
+    r.function = static_cast<std::int32_t>(wire::load_u32(p + 4, e));
+    r.tsc = wire::load_u64(p + 8, e);
+    r.tid = wire::load_u32(p + 16, e);
+    r.pid = wire::load_u32(p + 20, e);
     return r;
 }
 
 inline BasicArgRecord decode_basic_arg(const std::uint8_t* p, wire::Endian e) {
     BasicArgRecord r;
-    r.function = static_cast<std::int32_t>(load_u32(p + 4, e));
-    r.tid = load_u32(p + 8, e);
-    r.pid = load_u32(p + 12, e);
-    r.argument = load_u64(p + 16, e);
+    r.function = static_cast<std::int32_t>(wire::load_u32(p + 4, e));
+    r.tid = wire::load_u32(p + 8, e);
+    r.pid = wire::load_u32(p + 12, e);
+    r.argument = wire::load_u64(p + 16, e);
     return r;
 }
 

@@ -57,7 +57,7 @@ bool FdrBlockDecoder::argument(CallBatch& out) {
         metadata_kind(rest[0], f.bits) != static_cast<std::uint8_t>(FdrKind::CallArgument))
         return false;
     stats_.read(Stat::CallArgument);
-    if (!attach_argument(load_u64(rest.data() + 1, f.endian), out))
+    if (!attach_argument(wire::load_u64(rest.data() + 1, f.endian), out))
         stats_.skipped(Stat::CallArgument);  // past kMaxCallArgs, as in use()
     tokenizer_.advance(kMetadataRecordSize);
     return true;
@@ -89,7 +89,7 @@ void FdrBlockDecoder::function_run(CallBatch& out, std::size_t max) {
     const std::size_t records = std::min(rest.size() / kFunctionRecordSize, max - out.size());
     CallEvent* dst = out.tail(records);
     FunctionRunTally tally;
-    const bool swap = needs_swap(f.endian);
+    const bool swap = wire::needs_swap(f.endian);
     std::size_t k = 0;
     if (f.bits == BitOrder::LsbFirst) {
         k = swap
@@ -123,11 +123,11 @@ bool FdrBlockDecoder::custom_event(CallBatch& out) {
         metadata_kind(rest[0], f.bits) != static_cast<std::uint8_t>(FdrKind::CustomEvent))
         return false;
     CustomEventRecord r;
-    r.size = static_cast<std::int32_t>(load_u32(rest.data() + 1, f.endian));
+    r.size = static_cast<std::int32_t>(wire::load_u32(rest.data() + 1, f.endian));
     if (r.size <= 0 || static_cast<std::uint64_t>(r.size) > rest.size() - kMetadataRecordSize)
         return false;
     r.has_delta = true;
-    r.tsc_delta = static_cast<std::int32_t>(load_u32(rest.data() + 5, f.endian));
+    r.tsc_delta = static_cast<std::int32_t>(wire::load_u32(rest.data() + 5, f.endian));
     stats_.read(Stat::CustomEvent);
     verifier_.saw_function(false);  // what check() does with an event while timed: Body
     expander_.custom_event(r, tokenizer_.offset() + kMetadataRecordSize, out);

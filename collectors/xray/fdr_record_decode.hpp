@@ -3,7 +3,7 @@
 // are nine records in ten of a real log; every other kind goes through ByteReader.
 #pragma once
 
-#include "collectors/xray/byte_load.hpp"
+#include "protocol/wire/fixed_load.hpp"
 #include "collectors/xray/fdr_records.hpp"
 
 namespace apcgate::collectors::xray {
@@ -19,7 +19,7 @@ inline std::uint8_t metadata_kind(std::uint8_t first, BitOrder bits) {
 
 // `p` points at 8 bytes the caller has bounds-checked.
 inline FunctionRecord decode_function(const std::uint8_t* p, const FdrFormat& f) {
-    const std::uint32_t word = load_u32(p, f.endian);
+    const std::uint32_t word = wire::load_u32(p, f.endian);
     FunctionRecord r;
     if (f.bits == BitOrder::LsbFirst) {
         r.action = static_cast<std::uint8_t>((word >> 1) & 0x7U);
@@ -28,7 +28,7 @@ inline FunctionRecord decode_function(const std::uint8_t* p, const FdrFormat& f)
         r.action = static_cast<std::uint8_t>((word >> 28) & 0x7U);
         r.function = word & 0x0FFFFFFFU;
     }
-    r.tsc_delta = load_u32(p + 4, f.endian);
+    r.tsc_delta = wire::load_u32(p + 4, f.endian);
     return r;
 }
 

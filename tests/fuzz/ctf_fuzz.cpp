@@ -10,10 +10,11 @@
 // target in .ci/test) is stopped by the worker's own decode bound (decode_bound.hpp), as in
 // apcgate. libbabeltrace2 2.0.4's own hangs, aborts and crashes (tests/ctf/libbabeltrace2_bugs/)
 // and its unbounded allocations still show here, in-process; apcgate confines them to the
-// worker process. So CI runs this target in libFuzzer's fork mode, going on past timeouts and
-// out-of-memory inputs (.ci/test); to fuzz past the crashes too, and triage what it keeps (a
-// stack with no apcgate frame is libbabeltrace2's):
-//   ctf_fuzz -fork=1 -ignore_crashes=1 -ignore_ooms=1 -ignore_timeouts=1 -timeout=10 CORPUS
+// worker process. So CI runs this target in libFuzzer's fork mode, going on past timeouts,
+// out-of-memory inputs and crashes, then replays each crash it kept and fails only on one whose
+// innermost frame is not libbabeltrace2's (.ci/test, .ci/fuzz-triage-ctf):
+//   ctf_fuzz -fork=1 -ignore_crashes=1 -ignore_ooms=1 -ignore_timeouts=1 -timeout=10 \
+//     -artifact_prefix=ART/ CORPUS && .ci/fuzz-triage-ctf ctf_fuzz ART
 // The repairs' scratch directories (scratch_dir.hpp) go below this process's directory, so a
 // run killed by libFuzzer leaves none behind once the next run has cleaned up.
 #include <signal.h>

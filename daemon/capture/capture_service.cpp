@@ -63,17 +63,6 @@ model::CaptureCounters CaptureService::prepare_counters() const {
     return model::CaptureCounters::assign(collectors_.catalog, config_);
 }
 
-std::string CaptureService::captured_xml(const model::CaptureSettings& settings,
-                                         const model::CaptureCounters& counters,
-                                         bool local) const {
-    model::CaptureInfo info;
-    info.target = collectors_.target;
-    info.target.sample_rate_hz = model::sample_rate_hz(settings.sample_rate);
-    info.local_capture = local;
-    if (local) info.created = static_cast<std::int64_t>(::time(nullptr));
-    return xml::write_captured(info, counters);
-}
-
 Status CaptureService::deliver_configuration(model::Configuration config) {
     if (const std::size_t repeats = model::drop_repeated_counters(config); repeats > 0)
         spdlog::info("configuration: {} repeated counter entries dropped", repeats);

@@ -53,9 +53,6 @@ public:
     [[nodiscard]] std::string defaults_xml() const;
     // Keys for a capture with the current configuration (the same keys its frames will use).
     [[nodiscard]] model::CaptureCounters prepare_counters() const;
-    [[nodiscard]] std::string captured_xml(const model::CaptureSettings& settings,
-                                           const model::CaptureCounters& counters,
-                                           bool local) const;
 
     // Takes a delivered configuration: repeated counters dropped (the first one counts), then
     // kept in memory and in the state directory. An error (answer NAK with it) means it was not

@@ -15,6 +15,7 @@
 #include <ostream>
 
 #include "daemon/capture/apc_directory.hpp"
+#include "daemon/capture/capture_documents.hpp"
 #include "daemon/capture/convert_report.hpp"
 #include "daemon/capture/ingest_registry.hpp"
 #include "daemon/cli/cli.hpp"
@@ -44,7 +45,7 @@ model::Configuration everything(const model::CounterCatalog& catalog) {
 CapturePlan plan_for(const CollectorSet& set, const ingest::TimelinePlacement& placed,
                      CaptureDocuments& documents) {
     model::CaptureSettings settings;
-    settings.session_xml = xml::write_session(settings);
+    settings.session_xml = xml::write_session(settings);  // the plan carries it too
     CapturePlan plan;
     plan.settings = settings;
     plan.counters = model::CaptureCounters::assign(set.catalog, everything(set.catalog));
@@ -53,12 +54,8 @@ CapturePlan plan_for(const CollectorSet& set, const ingest::TimelinePlacement& p
     plan.source_zero_ns = placed.input_zero;
     plan.summary.monotonic_delta_ns = plan.zero_monotonic_ns;
     plan.summary.attributes.emplace_back("agent", "apcgate " APCGATE_VERSION " convert");
-    model::CaptureInfo info;
-    info.target = set.target;
-    info.local_capture = true;
-    info.created = static_cast<std::int64_t>(std::time(nullptr));
-    documents = {xml::write_captured(info, plan.counters), settings.session_xml,
-                 xml::write_events(set.catalog)};
+    documents =
+        capture_documents(set, settings, plan.counters, Framing::Gator, CaptureOrigin::Convert);
     return plan;
 }
 

@@ -14,6 +14,7 @@
 #include <sstream>
 
 #include "daemon/capture/apc_directory.hpp"
+#include "daemon/capture/capture_documents.hpp"
 #include "daemon/cli/cli.hpp"
 #include "daemon/cli/common_options.hpp"
 #include "daemon/cli/interrupt_flag.hpp"
@@ -22,8 +23,6 @@
 #include "daemon/service/exit_codes.hpp"
 #include "daemon/service/log_text.hpp"
 #include "daemon/service/logging.hpp"
-#include "protocol/perf_framing/codes.hpp"
-#include "xml/captured_perf_xml.hpp"
 #include "xml/documents.hpp"
 
 namespace apcgate::daemon {
@@ -183,23 +182,6 @@ std::optional<int> choose_followed(const RecordOptions& o, GatedChild& child,
     return std::nullopt;
 }
 
-// captured.xml as the framing describes the capture.
-std::string captured_document(const RecordOptions& o, const CollectorSet& collectors,
-                              const CaptureService& service,
-                              const model::CaptureSettings& settings,
-                              const model::CaptureCounters& counters) {
-    if (o.framing != Framing::Perf) return service.captured_xml(settings, counters, true);
-    model::CaptureInfo info;
-    info.target = collectors.target;
-    info.target.sample_rate_hz = model::sample_rate_hz(settings.sample_rate);
-    info.local_capture = true;
-    info.created = static_cast<std::int64_t>(::time(nullptr));
-    info.protocol = perf_framing::kPerfProtocolVersion;
-    const bool call_stacks =
-        settings.call_stack_unwinding && settings.sample_rate != model::SampleRate::None;
-    return xml::write_captured_perf(info, counters, call_stacks);
-}
-
 }  // namespace
 
 int run_record(const RecordOptions& o) {
@@ -235,8 +217,8 @@ int run_record(const RecordOptions& o) {
         return ApcDirectory::refuses(o.output, o.force) ? kExitOutputExists : kExitFailure;
     }
     ApcDirectory& sink = **dir;
-    const CaptureDocuments documents{captured_document(o, collectors, service, *settings, counters),
-                                     settings->session_xml, service.events_xml()};
+    const CaptureDocuments documents =
+        capture_documents(collectors, *settings, counters, o.framing, CaptureOrigin::Record);
     if (Status st = sink.write_documents(documents); !st) {
         spdlog::error("{}", st.error().to_string());
         return kExitFailure;

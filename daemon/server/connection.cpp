@@ -1,5 +1,7 @@
 #include "daemon/server/connection.hpp"
 
+#include "daemon/capture/capture_documents.hpp"
+
 #include <spdlog/spdlog.h>
 
 #include <asio/co_spawn.hpp>
@@ -10,10 +12,10 @@
 #include <asio/write.hpp>
 #include <utility>
 
+#include "daemon/capture/capture_documents.hpp"
 #include "daemon/server/memory_release.hpp"
 #include "daemon/service/log_text.hpp"
 #include "protocol/perf_framing/codes.hpp"
-#include "xml/captured_perf_xml.hpp"
 #include "xml/documents.hpp"
 
 namespace apcgate::daemon {
@@ -25,16 +27,6 @@ namespace {
 
 // gatord 9.x's answer: its protocol number says the capture is a Perf-type one.
 constexpr std::string_view kPerfHandshakeReply = "GATOR 950\n";
-
-std::string perf_captured_xml(const CaptureService& service, const model::CaptureSettings& settings,
-                              const model::CaptureCounters& counters) {
-    model::CaptureInfo info;
-    info.target = service.collectors().target;
-    info.target.sample_rate_hz = model::sample_rate_hz(settings.sample_rate);
-    info.protocol = perf_framing::kPerfProtocolVersion;
-    return xml::write_captured_perf(
-        info, counters, settings.call_stack_unwinding && settings.sample_rate != model::SampleRate::None);
-}
 
 // What a queued message costs: its allocation and the bookkeeping around it (the deque slot,
 // the allocator's header). Counting sizes alone let many small frames use far more memory
@@ -360,9 +352,9 @@ void Connection::handle_request(const gator::Command& cmd) {
         case xml::RequestType::Defaults: reply(ResponseCode::Xml, service_.defaults_xml()); break;
         case xml::RequestType::Captured:
             prepared_ = service_.prepare_counters();
-            reply(ResponseCode::Xml, perf_framing()
-                                         ? perf_captured_xml(service_, settings_, *prepared_)
-                                         : service_.captured_xml(settings_, *prepared_, false));
+            reply(ResponseCode::Xml,
+                  captured_document(service_.collectors(), settings_, *prepared_,
+                                    framing_, CaptureOrigin::Live));
             break;
     }
 }

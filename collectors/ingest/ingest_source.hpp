@@ -20,7 +20,6 @@
 #include <filesystem>
 #include <functional>
 #include <memory>
-#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -31,19 +30,16 @@
 
 namespace apcgate::collectors::ingest {
 
+// What the command line says about the trace inputs, as given and the same for every format:
+// each format's open() makes its own options of what it uses (the binary that wrote a log, of
+// `binaries`; a worker process, `self_exe`), so the driver never asks which format an input is.
 struct IngestOptions {
     std::filesystem::path input;
-    std::filesystem::path binary;  // XRay: the instrumented executable, for symbols
-    // CTF: the apcgate executable, run as the worker process libbabeltrace2 is confined to
-    // (tests name the built binary: their own executable has no worker).
+    std::vector<std::filesystem::path> binaries = {};  // --binary
+    // The apcgate executable (tests name the built binary: their own executable is not it).
     std::filesystem::path self_exe = "/proc/self/exe";
-    // XRay: decode on a thread beside the engine (true) or in poll() (false); unset: a thread
-    // when the process may run on more than one CPU (usable_cpus()).
-    std::optional<bool> decoding_thread = std::nullopt;
-    // XRay: where a stripped binary's debug file may be (gdb's debug-file-directory).
+    // --debug-dir: where a stripped binary's debug file may be (gdb's debug-file-directory).
     std::vector<std::filesystem::path> debug_dirs = {"/usr/lib/debug"};
-    // What the driver found about this input that its report should say (ingest_report.hpp).
-    std::vector<std::string> notes = {};
 };
 
 // How many CPUs this process may run on (its affinity mask: `taskset`, cgroups' cpusets); 1
@@ -51,7 +47,7 @@ struct IngestOptions {
 unsigned usable_cpus();
 
 class IngestSource : public Source {
-public:
+  public:
     // Earliest timestamp of the input in the ingester's absolute ns domain (0 when unknown).
     [[nodiscard]] virtual model::Nanos time_origin() const = 0;
     // The domain of the input's ns (valid, like time_origin(), once the factory opened it).
@@ -69,10 +65,12 @@ public:
 
 // One entry per supported format, in daemon/capture/ingest_registry.cpp.
 struct IngestFormat {
-    std::string name;         // "barman", "xray", "fxt", "ctf": used by --format and fmt:PATH
+    std::string name;  // "barman", "xray", "fxt", "ctf": used by --format and fmt:PATH
     std::string description;
     // True when the first bytes of a file (or, for directories, the path) are this format.
-    std::function<bool(const std::filesystem::path& path, std::span<const std::uint8_t> head)> sniff;
+    std::function<bool(const std::filesystem::path& path, std::span<const std::uint8_t> head)>
+        sniff;
+    // Opens the input, with the format's own options made from the shared ones.
     std::function<Result<std::unique_ptr<IngestSource>>(const IngestOptions&)> open;
 };
 

@@ -12,7 +12,7 @@ namespace {
 constexpr std::size_t kBatchSlack = 64;
 }  // namespace
 
-Result<std::unique_ptr<XraySource>> XraySource::open(const ingest::IngestOptions& options) {
+Result<std::unique_ptr<XraySource>> XraySource::open(const XrayOptions& options) {
     std::unique_ptr<XraySource> s(new XraySource(options));
     if (!options.binary.empty()) {
         auto names = FunctionNames::load(options.binary, options.debug_dirs);
@@ -262,11 +262,11 @@ void XraySource::report_names_outside_map() {
 void XraySource::report_depth_limit() {
     const std::uint64_t calls = mapper_->calls_deeper_than_limit();
     if (calls == 0) return;
-    Error e = Error::at(std::to_string(calls) + " calls nested deeper than " +
-                        std::to_string(SpanMapper::kMaxDepth) +
-                        " levels are not shown (the deepest nesting: " +
-                        std::to_string(mapper_->deepest()) +
-                        " levels); their exits are matched, and the calls around them shown");
+    Error e = Error::at(
+        std::to_string(calls) + " calls nested deeper than " +
+        std::to_string(SpanMapper::kMaxDepth) +
+        " levels are not shown (the deepest nesting: " + std::to_string(mapper_->deepest()) +
+        " levels); their exits are matched, and the calls around them shown");
     e.input = options_.input.string();
     e.record = std::string(stat_name(Stat::DepthLimit));
     decoded_->bad_record(std::move(e));

@@ -13,7 +13,7 @@
 //
 // A process confined to one CPU (a single-core board, `taskset -c 0`) gains nothing from the
 // thread and pays for handing every batch over (a switch per batch, the batch fetched again
-// from memory): there poll() decodes its batch itself (IngestOptions::decoding_thread).
+// from memory): there poll() decodes its batch itself (XrayOptions::decoding_thread).
 #pragma once
 
 #include <atomic>
@@ -22,12 +22,14 @@
 #include <optional>
 #include <string>
 #include <thread>
+#include <vector>
 
 #include "collectors/ingest/bounded_queue.hpp"
 #include "collectors/ingest/ingest_source.hpp"
 #include "collectors/xray/call_rate_counters.hpp"
 #include "collectors/xray/function_names.hpp"
 #include "collectors/xray/span_mapper.hpp"
+#include "collectors/xray/xray_options.hpp"
 #include "collectors/xray/xray_reader.hpp"
 #include "protocol/wire/mapped_file.hpp"
 
@@ -39,7 +41,7 @@ class XraySource final : public ingest::IngestSource {
     static constexpr std::size_t kQueuedBatches = 4;
 
     // Maps and indexes the log (and reads the binary's names): what declare() needs.
-    static Result<std::unique_ptr<XraySource>> open(const ingest::IngestOptions& options);
+    static Result<std::unique_ptr<XraySource>> open(const XrayOptions& options);
     ~XraySource() override;
 
     [[nodiscard]] std::string_view name() const override { return "xray"; }
@@ -70,7 +72,7 @@ class XraySource final : public ingest::IngestSource {
         bool finished = false;
     };
 
-    explicit XraySource(ingest::IngestOptions options) : options_(std::move(options)) {}
+    explicit XraySource(XrayOptions options) : options_(std::move(options)) {}
     // Maps the log afresh and reads its header and index into a fresh report.
     Status load();
     // The decoding thread's loop; one batch of it (in an emptied vector handed back by take(),
@@ -90,8 +92,8 @@ class XraySource final : public ingest::IngestSource {
     // (fdr_block_decoder.hpp): the producer's doing, not damage.
     void note_short_buffers();
 
-    ingest::IngestOptions options_;
-    std::string program_;  // the binary's file name, for thread labels
+    XrayOptions options_;
+    std::string program_;     // the binary's file name, for thread labels
     std::string names_note_;  // FunctionNames::origin_note(), for every report
     FunctionNames names_;
     std::unique_ptr<ingest::IngestReport> report_;

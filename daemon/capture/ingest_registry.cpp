@@ -9,7 +9,6 @@
 #include "collectors/ctf/ctf_ingest.hpp"
 #include "collectors/fxt/fxt_ingest.hpp"
 #include "collectors/xray/xray_ingest.hpp"
-#include "daemon/capture/binary_for_log.hpp"
 #include "protocol/wire/unique_fd.hpp"
 
 namespace apcgate::daemon {
@@ -63,7 +62,8 @@ Result<InputSpec> resolve_input(const std::string& arg, const std::string& force
     InputSpec spec;
     spec.path = arg;
     std::string name = forced;
-    if (const auto colon = arg.find(':'); colon != std::string::npos && find_format(arg.substr(0, colon))) {
+    if (const auto colon = arg.find(':');
+        colon != std::string::npos && find_format(arg.substr(0, colon))) {
         name = arg.substr(0, colon);
         spec.path = arg.substr(colon + 1);
     }
@@ -73,7 +73,8 @@ Result<InputSpec> resolve_input(const std::string& arg, const std::string& force
         return Error::at("no such file or directory").in_input(spec.path.string());
     if (!name.empty()) {
         spec.format = find_format(name);
-        if (spec.format == nullptr) return Error::at("unknown format '" + name + "'").in_input(spec.path.string());
+        if (spec.format == nullptr)
+            return Error::at("unknown format '" + name + "'").in_input(spec.path.string());
         return spec;
     }
     const auto head = is_dir ? std::vector<std::uint8_t>{} : head_of(spec.path);
@@ -95,12 +96,7 @@ Result<std::vector<std::unique_ptr<ingest::IngestSource>>> open_inputs(
     for (const auto& in : inputs) {
         ingest::IngestOptions options;
         options.input = in.path;
-        // Only XRay logs are symbolized; the other formats have no use for a binary.
-        if (in.format->name == "xray") {
-            BinaryChoice binary = binary_for_log(in.path, binaries);
-            if (binary.binary) options.binary = *binary.binary;
-            if (!binary.note.empty()) options.notes.push_back(std::move(binary.note));
-        }
+        options.binaries = binaries;
         options.debug_dirs = debug_dirs;
         auto src = in.format->open(options);
         if (!src) return std::move(src).take_error().while_("opening it as " + in.format->name);

@@ -1,5 +1,6 @@
 // The trace formats `convert` and `serve --source` read, and how an input's format is found:
 // an explicit "fmt:PATH" or --format wins, else the magic bytes (directories: the layout).
+// A format is one entry of ingest_formats(): nothing else here knows any format by its name.
 #pragma once
 
 #include <filesystem>
@@ -24,8 +25,8 @@ struct InputSpec {
 // bytes were when no format matches.
 Result<InputSpec> resolve_input(const std::string& arg, const std::string& forced);
 
-// Opens every input (XRay logs symbolized from the one of `binaries` binary_for_log() picks,
-// or its debug file in `debug_dirs`); the first failure is returned.
+// Opens every input with its format's open(), which takes what it uses of the command line's
+// `binaries` (--binary) and `debug_dirs` (--debug-dir); the first failure is returned.
 Result<std::vector<std::unique_ptr<collectors::ingest::IngestSource>>> open_inputs(
     const std::vector<InputSpec>& inputs, const std::vector<std::filesystem::path>& binaries,
     const std::vector<std::filesystem::path>& debug_dirs);

@@ -26,6 +26,7 @@ namespace {
 using collectors::PollResult;
 using collectors::ingest::IngestReport;
 namespace ingest = collectors::ingest;
+using collectors::xray::XrayOptions;
 using collectors::xray::XraySource;
 
 // Calls enough for many batches: `threads` threads of `calls` calls 3 deep (an argument every
@@ -125,7 +126,7 @@ struct Capture {
 // `thread`: decode on the source's thread, or in poll() (a process on one CPU).
 Capture started(const std::filesystem::path& log, bool thread) {
     Capture c;
-    ingest::IngestOptions options{log, {}};
+    XrayOptions options{log, {}};
     options.decoding_thread = thread;
     auto s = XraySource::open(options);
     EXPECT_TRUE(s) << (s ? "" : s.error().to_string());
@@ -324,7 +325,7 @@ TEST_P(XraySourceModes, RefreshReadsTheTimesOfALogRewrittenSinceItWasOpened) {
         return b.bytes();
     };
     TempLog log(log_at(50'000));
-    ingest::IngestOptions options{log.path(), {}};
+    XrayOptions options{log.path(), {}};
     options.decoding_thread = GetParam();
     auto s = XraySource::open(options);
     ASSERT_TRUE(s);
@@ -421,7 +422,7 @@ TEST(XraySource, OnOneCpuDecodesInPollUnlessTold) {
     // tasks are counted.
     TempLog log(big_log(2, 60000));
     const auto start = [&](std::optional<bool> thread) {
-        ingest::IngestOptions options{log.path(), {}};
+        XrayOptions options{log.path(), {}};
         options.decoding_thread = thread;
         auto s = XraySource::open(options);
         EXPECT_TRUE(s);

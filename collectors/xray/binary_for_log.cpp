@@ -1,9 +1,9 @@
-#include "daemon/capture/binary_for_log.hpp"
+#include "collectors/xray/binary_for_log.hpp"
 
 #include <cctype>
 #include <string_view>
 
-namespace apcgate::daemon {
+namespace apcgate::collectors::xray {
 
 namespace {
 
@@ -64,4 +64,4 @@ BinaryChoice binary_for_log(const std::filesystem::path& log,
                               "): its calls are named fn#ID"};
 }
 
-}  // namespace apcgate::daemon
+}  // namespace apcgate::collectors::xray

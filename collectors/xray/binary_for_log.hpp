@@ -11,7 +11,7 @@
 #include <string>
 #include <vector>
 
-namespace apcgate::daemon {
+namespace apcgate::collectors::xray {
 
 struct BinaryChoice {
     std::optional<std::filesystem::path> binary;
@@ -21,4 +21,4 @@ struct BinaryChoice {
 BinaryChoice binary_for_log(const std::filesystem::path& log,
                             const std::vector<std::filesystem::path>& binaries);
 
-}  // namespace apcgate::daemon
+}  // namespace apcgate::collectors::xray

@@ -1,9 +1,12 @@
-// Which --binary names an XRay log: the program in the log's name (<base><program>.XXXXXX).
-#include "daemon/capture/binary_for_log.hpp"
+// Which --binary names an XRay log: the program in the log's name (<base><program>.XXXXXX), and
+// the XRay options the shared command-line options give a log.
+#include "collectors/xray/binary_for_log.hpp"
 
 #include <gtest/gtest.h>
 
-namespace apcgate::daemon {
+#include "collectors/xray/xray_ingest.hpp"
+
+namespace apcgate::collectors::xray {
 namespace {
 
 using Paths = std::vector<std::filesystem::path>;
@@ -49,5 +52,29 @@ TEST(BinaryForLog, ANameThatIsAnotherProgramsChoosesNoneAndSaysWhy) {
     EXPECT_NE(c.find("given: srv, worker"), std::string::npos) << c;
 }
 
+// The registry hands every format the same options; the XRay ingester makes its own of them:
+// the log's binary with the note of how it was chosen, and the debug directories.
+TEST(XrayOptionsFromShared, TheLogsBinaryAndDebugDirs) {
+    ingest::IngestOptions shared;
+    shared.input = "/tmp/xray-log.worker.Zz09yX";
+    shared.binaries = {"/opt/bin/srv", "/opt/bin/worker"};
+    shared.debug_dirs = {"/dbg", "/more dbg"};
+    const XrayOptions named = xray_options(shared);
+    EXPECT_EQ(named.input, shared.input);
+    EXPECT_EQ(named.binary, "/opt/bin/worker");
+    EXPECT_EQ(named.debug_dirs, shared.debug_dirs);
+    EXPECT_TRUE(named.notes.empty());
+    EXPECT_FALSE(named.decoding_thread);
+
+    shared.binaries = {};
+    const XrayOptions unnamed = xray_options(shared);
+    EXPECT_TRUE(unnamed.binary.empty());
+    ASSERT_EQ(unnamed.notes.size(), 1U);
+    EXPECT_EQ(unnamed.notes[0],
+              "no --binary: calls are named fn#ID (a log holds function ids "
+              "only); --binary PATH/worker, the executable that wrote it, names "
+              "them");
+}
+
 }  // namespace
-}  // namespace apcgate::daemon
+}  // namespace apcgate::collectors::xray

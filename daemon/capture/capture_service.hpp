@@ -1,7 +1,10 @@
-// What the front ends that capture this target (TCP connections and `record`) share: the
-// collectors and their catalog, the persisted configuration, and the rule "one capture at a
-// time". It answers the XML requests and turns settings + configuration into a running capture.
-// (`convert` has no target and no configuration: it drives a CaptureEngine over its inputs.)
+// What the front ends that capture one collector set share (TCP connections, of this target's
+// live collectors or of `serve --source`'s trace inputs; `record`): the collectors and their
+// catalog, the persisted configuration, and the rule "one capture at a time". It answers the
+// XML requests and turns settings + configuration into a running capture (placing the trace
+// inputs anew for each, and logging their reports when it ends). (`convert` has no client and
+// no configuration: it takes every counter of its trace inputs and drives a CaptureEngine over
+// them itself.)
 #pragma once
 
 #include <asio/any_io_executor.hpp>
@@ -23,14 +26,17 @@ class PerfSource;
 
 namespace apcgate::daemon {
 
-// The sources of this daemon and what they declared; built once at start-up.
+// The sources of a capture and what they declared: this target's live collectors
+// (make_live_collectors) or trace inputs (open_trace_inputs). `serve` builds its set at start-up
+// and again when SIGHUP changes its sources.
 struct CollectorSet {
     std::vector<std::unique_ptr<collectors::Source>> sources;
     model::CounterCatalog catalog;
     model::TargetInfo target;
     std::vector<model::CoreName> cores;
-    // Trace inputs (`serve --source`; the same objects as `sources`): each capture places them
-    // on its timeline by their clocks as they are then (else live: zero is "now").
+    // Trace inputs (`convert`'s, `serve --source`'s; the same objects as `sources`): each
+    // capture places them on its timeline by their clocks as they are then (else live: zero is
+    // "now").
     std::vector<collectors::ingest::IngestSource*> inputs;
     // The live perf source (the same object as in `sources`), if the set has one: the Perf
     // framing drives it itself.
@@ -43,7 +49,7 @@ struct CollectorSet {
 };
 
 class CaptureService {
-public:
+  public:
     // Without a store (local captures) delivered configurations live in memory only.
     CaptureService(CollectorSet& collectors, std::optional<ConfigStore> store);
 
@@ -76,7 +82,7 @@ public:
     // For a capture that drives the sources itself (the Perf framing: perf_live_capture.hpp).
     [[nodiscard]] CollectorSet& live_collectors() { return collectors_; }
 
-private:
+  private:
     CollectorSet& collectors_;
     std::optional<ConfigStore> store_;
     model::Configuration config_;

@@ -1,7 +1,8 @@
 // The live collectors of this target: /proc and /sys, application annotations (unless
-// --no-annotate) and perf (which forwards its raw records in the Perf framing); each declares
-// its counters into the one catalog. Then the target is named (its host name) and the PMUs
-// libpfm4 recognises are logged.
+// --no-annotate) and perf (the whole system or the processes `record` follows; it forwards its
+// raw records in the Perf framing, and the set keeps a handle to it for that framing); each
+// declares its counters into the one catalog. Then the target is named (its host name, unless
+// a source named it) and the PMUs libpfm4 recognises are logged.
 #include <spdlog/spdlog.h>
 #include <unistd.h>
 
@@ -23,18 +24,21 @@ collectors::LogFn spdlog_sink() {
     return [](collectors::LogLevel level, const std::string& line) {
         constexpr std::size_t kLongestLine = 1000;
         const std::string safe = loggable(line, kLongestLine);
-        if (level == collectors::LogLevel::Warn) spdlog::warn("{}", safe);
-        else if (level == collectors::LogLevel::Info) spdlog::info("{}", safe);
-        else spdlog::debug("{}", safe);
+        if (level == collectors::LogLevel::Warn)
+            spdlog::warn("{}", safe);
+        else if (level == collectors::LogLevel::Info)
+            spdlog::info("{}", safe);
+        else
+            spdlog::debug("{}", safe);
     };
 }
 
 }  // namespace
 
-CollectorSet make_collectors(const CommonOptions& options, Framing framing) {
+CollectorSet make_live_collectors(const LiveCollectorOptions& options, Framing framing) {
     CollectorSet set;
-    auto procfs = std::make_unique<collectors::procfs::ProcfsSource>(options.proc_root,
-                                                                      options.sys_root);
+    auto procfs =
+        std::make_unique<collectors::procfs::ProcfsSource>(options.proc_root, options.sys_root);
     set.cores = procfs->core_names();
     set.sources.push_back(std::move(procfs));
     if (options.annotate) {

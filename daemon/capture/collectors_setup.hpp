@@ -13,8 +13,8 @@
 
 namespace apcgate::daemon {
 
-struct CommonOptions {
-    std::string log_level = "info";
+// What `serve` and `record` say about this target's own collectors (make_live_collectors()).
+struct LiveCollectorOptions {
     std::filesystem::path proc_root = "/proc";  // injectable OS roots (tests use fake trees)
     std::filesystem::path sys_root = "/sys";
     // Application annotations (collectors/annotate): --no-annotate, --annotate-fifo PATH
@@ -34,7 +34,7 @@ struct CommonOptions {
 
 // The collectors of this target (/proc and /sys, annotations, perf), declared and described for
 // the live captures' `framing`.
-CollectorSet make_collectors(const CommonOptions& options, Framing framing);
+CollectorSet make_live_collectors(const LiveCollectorOptions& options, Framing framing);
 // Trace inputs (`convert`'s, or `serve --source`'s) opened as one collector set: each resolved
 // to its format (detected, or `format`), opened, and declared into the catalog; the target is
 // named `target_name` unless an input names it. Placing them on a timeline is the caller's

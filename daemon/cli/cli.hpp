@@ -17,7 +17,8 @@
 namespace apcgate::daemon {
 
 struct RecordOptions {
-    CommonOptions common;
+    std::string log_level = "info";
+    LiveCollectorOptions collectors;
     Framing framing = Framing::Gator;
     std::filesystem::path output;
     int duration_s = 0;
@@ -37,8 +38,8 @@ struct InspectOptions {
 
 // Where `report` and `diff` find the symbols of a capture's images (analysis/image_symbols.hpp).
 struct SymbolArgs {
-    std::vector<std::filesystem::path> binary_dirs;  // --binary-dir
-    std::filesystem::path sysroot;                   // --sysroot
+    std::vector<std::filesystem::path> binary_dirs;                      // --binary-dir
+    std::filesystem::path sysroot;                                       // --sysroot
     std::vector<std::filesystem::path> debug_dirs = {"/usr/lib/debug"};  // --debug-dir
 };
 
@@ -65,7 +66,7 @@ struct DiffOptions {
 struct ConvertOptions {
     std::vector<std::string> inputs;  // PATH or fmt:PATH
     std::filesystem::path output;
-    std::string format;               // --format: forces every input
+    std::string format;                           // --format: forces every input
     std::vector<std::filesystem::path> binaries;  // --binary: XRay symbols (binary_for_log)
     // --debug-dir: where a stripped --binary's debug file may be (debug_file.hpp)
     std::vector<std::filesystem::path> debug_dirs = {"/usr/lib/debug"};

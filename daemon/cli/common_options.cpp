@@ -13,10 +13,13 @@ constexpr const char* kDebugDirHelp =
 
 }  // namespace
 
-void add_collector_options(CLI::App* app, CommonOptions& c) {
-    app->add_option("--log-level", c.log_level, "trace, debug, info, warn, error or off")
+void add_log_level_option(CLI::App* app, std::string& log_level) {
+    app->add_option("--log-level", log_level, "trace, debug, info, warn, error or off")
         ->check(CLI::IsMember({"trace", "debug", "info", "warn", "error", "critical", "off"}))
         ->capture_default_str();
+}
+
+void add_live_collector_options(CLI::App* app, LiveCollectorOptions& c) {
     app->add_option("--proc-root", c.proc_root, "Where /proc is (for tests and containers)")
         ->capture_default_str();
     app->add_option("--sys-root", c.sys_root, "Where /sys is")->capture_default_str();

@@ -9,8 +9,10 @@
 
 namespace apcgate::daemon {
 
-// --log-level, --proc-root, --sys-root and the annotation options (serve, record).
-void add_collector_options(CLI::App* app, CommonOptions& c);
+// --log-level (serve, record).
+void add_log_level_option(CLI::App* app, std::string& log_level);
+// --proc-root, --sys-root and the annotation options (serve, record).
+void add_live_collector_options(CLI::App* app, LiveCollectorOptions& c);
 // --binary and --debug-dir (convert, serve): the XRay logs' symbols.
 void add_xray_symbol_options(CLI::App* app, std::vector<std::filesystem::path>& binaries,
                              std::vector<std::filesystem::path>& debug_dirs);

@@ -1,5 +1,3 @@
-#include <map>
-#include <memory>
 #include <fcntl.h>
 #include <spdlog/spdlog.h>
 #include <sys/wait.h>
@@ -10,6 +8,8 @@
 #include <csignal>
 #include <cstring>
 #include <fstream>
+#include <map>
+#include <memory>
 #include <optional>
 #include <sstream>
 
@@ -162,22 +162,22 @@ bool process_alive(const std::filesystem::path& proc_root, std::int32_t pid) {
 // What to follow: a command (spawned now, held at its gate until the capture runs), running
 // processes, or (neither) the whole system. An exit code when that cannot be.
 std::optional<int> choose_followed(const RecordOptions& o, GatedChild& child,
-                                   CommonOptions& common) {
+                                   LiveCollectorOptions& collectors) {
     if (!o.command.empty()) {
         if (Status st = child.spawn(o.command); !st) {
             spdlog::error("{}", st.error().to_string());
             return kExitFailure;
         }
-        common.follow_pids = {child.pid()};
-        common.follow_from_exec = true;
+        collectors.follow_pids = {child.pid()};
+        collectors.follow_from_exec = true;
     } else if (!o.pids.empty()) {
         for (const std::int32_t pid : o.pids) {
-            if (!process_alive(o.common.proc_root, pid)) {
+            if (!process_alive(o.collectors.proc_root, pid)) {
                 spdlog::error("--pid {}: no such process", pid);
                 return kExitUsage;
             }
         }
-        common.follow_pids = o.pids;
+        collectors.follow_pids = o.pids;
     }
     return std::nullopt;
 }
@@ -194,10 +194,10 @@ int run_record(const RecordOptions& o) {
         return kExitInvalidInput;
     }
     ::signal(SIGPIPE, SIG_IGN);  // a child that vanished before its gate opened
-    CommonOptions common = o.common;
+    LiveCollectorOptions followed = o.collectors;
     GatedChild child;
-    if (const auto failed = choose_followed(o, child, common)) return *failed;
-    CollectorSet collectors = make_collectors(common, o.framing);
+    if (const auto failed = choose_followed(o, child, followed)) return *failed;
+    CollectorSet collectors = make_live_collectors(followed, o.framing);
     auto config = configuration_for(o, collectors);
     if (!config) {
         spdlog::error("{}", config.error().to_string());
@@ -230,7 +230,7 @@ int run_record(const RecordOptions& o) {
         [&] {
             if (!o.command.empty()) return child.reap();
             const auto alive = [&](std::int32_t pid) {
-                return process_alive(o.common.proc_root, pid);
+                return process_alive(o.collectors.proc_root, pid);
             };
             return !o.pids.empty() && std::none_of(o.pids.begin(), o.pids.end(), alive);
         },
@@ -260,7 +260,8 @@ Subcommand add_record_command(CLI::App& parent) {
     RecordOptions& record = line->options;
     auto* record_cmd = parent.add_subcommand(
         "record", "Capture locally into an .apc directory: record -o run.apc [-d S] [-- CMD ARGS]");
-    add_collector_options(record_cmd, record.common);
+    add_log_level_option(record_cmd, record.log_level);
+    add_live_collector_options(record_cmd, record.collectors);
     record_cmd->add_option("-o,--output", record.output, "Capture directory to create (NAME.apc)")
         ->required();
     record_cmd->add_option("-d,--duration", record.duration_s, "Stop after this many seconds")
@@ -293,11 +294,11 @@ Subcommand add_record_command(CLI::App& parent) {
             std::map<std::string, Framing>{{"gator", Framing::Gator}, {"perf", Framing::Perf}}));
 
     return {record_cmd, [line] {
-        RecordOptions& o = line->options;
-        setup_logging(o.common.log_level);
-        if (!line->sample_rate.empty()) o.sample_rate = kRates.at(line->sample_rate);
-        return run_record(o);
-    }};
+                RecordOptions& o = line->options;
+                setup_logging(o.log_level);
+                if (!line->sample_rate.empty()) o.sample_rate = kRates.at(line->sample_rate);
+                return run_record(o);
+            }};
 }
 
 }  // namespace apcgate::daemon

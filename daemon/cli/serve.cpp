@@ -1,8 +1,9 @@
 // `apcgate serve`: the daemon. ServeSupervisor (serve_supervisor.hpp) does the work: the TCP
 // server, Streamline discovery, systemd notifications, SIGTERM/SIGHUP.
+#include <spdlog/spdlog.h>
+
 #include <chrono>
 #include <memory>
-#include <spdlog/spdlog.h>
 
 #include "daemon/cli/cli.hpp"
 #include "daemon/cli/common_options.hpp"
@@ -41,7 +42,8 @@ Subcommand add_serve_command(CLI::App& parent) {
     ServeOptions& serve = line->options;
     auto* serve_cmd = parent.add_subcommand(
         "serve", "Serve Streamline over TCP (the default): XML exchange and live APC frames");
-    add_collector_options(serve_cmd, serve.common);
+    add_log_level_option(serve_cmd, serve.log_level);
+    add_live_collector_options(serve_cmd, serve.collectors);
     serve_cmd->add_option("-p,--port", serve.server.port, "TCP port")->capture_default_str();
     serve_cmd
         ->add_option("--listen", serve.server.listen,
@@ -62,28 +64,33 @@ Subcommand add_serve_command(CLI::App& parent) {
                      "--framing); trace inputs (--source) always use gator")
         ->transform(CLI::CheckedTransformer(
             std::map<std::string, Framing>{{"gator", Framing::Gator}, {"perf", Framing::Perf}}));
-    serve_cmd->add_option("--max-connections", serve.server.max_connections,
-                          "Connections served at once; when all are taken, a new one takes the "
-                          "slot of one still without a handshake, else of the longest idle one "
-                          "without a capture")
+    serve_cmd
+        ->add_option("--max-connections", serve.server.max_connections,
+                     "Connections served at once; when all are taken, a new one takes the "
+                     "slot of one still without a handshake, else of the longest idle one "
+                     "without a capture")
         ->capture_default_str()
         ->check(CLI::Range(1, 4096));
-    line->handshake_timeout_s = static_cast<unsigned>(serve.server.limits.handshake_timeout.count());
-    serve_cmd->add_option("--handshake-timeout", line->handshake_timeout_s,
-                          "Seconds from connecting to the end of the handshake before a "
-                          "connection is closed (0: no limit)")
+    line->handshake_timeout_s =
+        static_cast<unsigned>(serve.server.limits.handshake_timeout.count());
+    serve_cmd
+        ->add_option("--handshake-timeout", line->handshake_timeout_s,
+                     "Seconds from connecting to the end of the handshake before a "
+                     "connection is closed (0: no limit)")
         ->capture_default_str()
         ->check(CLI::Range(0, 3600));
     line->idle_timeout_s = static_cast<unsigned>(serve.server.limits.idle_timeout.count());
-    serve_cmd->add_option("--idle-timeout", line->idle_timeout_s,
-                          "Seconds without a command before a connection without a capture is "
-                          "closed (0: never); a capture's connection is never closed for this")
+    serve_cmd
+        ->add_option("--idle-timeout", line->idle_timeout_s,
+                     "Seconds without a command before a connection without a capture is "
+                     "closed (0: never); a capture's connection is never closed for this")
         ->capture_default_str()
         ->check(CLI::Range(0, 86400));
     line->send_backlog_mib = static_cast<unsigned>(serve.server.limits.max_send_backlog >> 20);
-    serve_cmd->add_option("--max-send-backlog", line->send_backlog_mib,
-                          "MiB queued for a client that does not read before its capture is "
-                          "stopped and it is closed with an Error")
+    serve_cmd
+        ->add_option("--max-send-backlog", line->send_backlog_mib,
+                     "MiB queued for a client that does not read before its capture is "
+                     "stopped and it is closed with an Error")
         ->capture_default_str()
         ->check(CLI::Range(1, 4096));
     serve_cmd
@@ -104,16 +111,16 @@ Subcommand add_serve_command(CLI::App& parent) {
         ->multi_option_policy(CLI::MultiOptionPolicy::TakeAll);
 
     return {serve_cmd, [line, serve_cmd] {
-        ServeOptions& o = line->options;
-        o.server.limits.handshake_timeout = std::chrono::seconds(line->handshake_timeout_s);
-        o.server.limits.idle_timeout = std::chrono::seconds(line->idle_timeout_s);
-        o.server.limits.max_send_backlog = std::size_t{line->send_backlog_mib} << 20;
-        // What the command line gave beats the settings file (serve_supervisor.hpp).
-        for (const auto* opt : serve_cmd->get_options())
-            if (opt->count() > 0) o.given.push_back(opt->get_name());
-        setup_logging(o.common.log_level);
-        return run_serve(o);
-    }};
+                ServeOptions& o = line->options;
+                o.server.limits.handshake_timeout = std::chrono::seconds(line->handshake_timeout_s);
+                o.server.limits.idle_timeout = std::chrono::seconds(line->idle_timeout_s);
+                o.server.limits.max_send_backlog = std::size_t{line->send_backlog_mib} << 20;
+                // What the command line gave beats the settings file (serve_supervisor.hpp).
+                for (const auto* opt : serve_cmd->get_options())
+                    if (opt->count() > 0) o.given.push_back(opt->get_name());
+                setup_logging(o.log_level);
+                return run_serve(o);
+            }};
 }
 
 }  // namespace apcgate::daemon

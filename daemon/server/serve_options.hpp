@@ -13,19 +13,20 @@
 namespace apcgate::daemon {
 
 struct ServeOptions {
-    CommonOptions common;
+    std::string log_level = "info";
+    LiveCollectorOptions collectors;  // unless `sources` are given
     ServerOptions server;
-    std::filesystem::path state_dir;  // empty: default_state_dir()
+    std::filesystem::path state_dir;   // empty: default_state_dir()
     std::vector<std::string> sources;  // --source fmt:PATH: stream these instead of live data
     std::vector<std::filesystem::path> binaries;  // --binary for XRay sources (binary_for_log)
     std::vector<std::filesystem::path> debug_dirs = {"/usr/lib/debug"};  // --debug-dir
     // --config-file: /etc/default/apcgate-style settings (service_config.hpp), re-read on SIGHUP.
     std::filesystem::path config_file;
-    bool discovery = true;                 // --no-discovery: ignore Streamline's UDP discovery
+    bool discovery = true;  // --no-discovery: ignore Streamline's UDP discovery
     // --discovery-port: UDP ports answered (0: a free port, for tests). gatord listens on 30001
     // (UDP_REQ_PORT in its UdpListener.h); Streamline has also been seen asking on 30003.
     std::vector<std::uint16_t> discovery_ports = {30001, 30003};
-    std::vector<std::string> given;        // options given on the command line: beat the file
+    std::vector<std::string> given;  // options given on the command line: beat the file
 };
 
 }  // namespace apcgate::daemon

@@ -28,11 +28,12 @@ bool given(const ServeOptions& o, const char* name) {
 }
 
 Result<CollectorSet> build_collectors(const ServeOptions& o) {
-    if (o.sources.empty()) return make_collectors(o.common, o.server.framing);
+    if (o.sources.empty()) return make_live_collectors(o.collectors, o.server.framing);
     // Trace inputs are events, not perf records: they have no Perf-type form.
     if (o.server.framing == Framing::Perf)
-        spdlog::warn("--framing perf is for live captures: the trace inputs (--source) are "
-                     "streamed in the gator (v6.8) framing, handshake GATOR 680");
+        spdlog::warn(
+            "--framing perf is for live captures: the trace inputs (--source) are "
+            "streamed in the gator (v6.8) framing, handshake GATOR 680");
     return make_ingest_collectors(o.sources, "", o.binaries, o.debug_dirs);
 }
 
@@ -50,7 +51,7 @@ ServeOptions merge_service_config(const ServeOptions& cli, const ServiceConfig& 
     if (file.binary && !given(cli, "--binary")) o.binaries = {*file.binary};
     if (file.debug_dirs && !given(cli, "--debug-dir"))
         o.debug_dirs.assign(file.debug_dirs->begin(), file.debug_dirs->end());
-    if (file.log_level && !given(cli, "--log-level")) o.common.log_level = *file.log_level;
+    if (file.log_level && !given(cli, "--log-level")) o.log_level = *file.log_level;
     if (file.discovery && !given(cli, "--no-discovery")) o.discovery = *file.discovery;
     if (file.discovery_ports && !given(cli, "--discovery-port"))
         o.discovery_ports = *file.discovery_ports;
@@ -72,7 +73,8 @@ std::vector<std::string> settings_needing_restart(const ServeOptions& running,
     if (running.server.port != wanted.server.port) out.emplace_back("APCGATE_PORT");
     if (running.server.listen != wanted.server.listen) out.emplace_back("APCGATE_LISTEN");
     if (running.discovery != wanted.discovery) out.emplace_back("APCGATE_DISCOVERY");
-    if (running.discovery_ports != wanted.discovery_ports) out.emplace_back("APCGATE_DISCOVERY_PORT");
+    if (running.discovery_ports != wanted.discovery_ports)
+        out.emplace_back("APCGATE_DISCOVERY_PORT");
     if (running.server.max_connections != wanted.server.max_connections)
         out.emplace_back("APCGATE_MAX_CONNECTIONS");
     if (running.server.framing != wanted.server.framing) out.emplace_back("APCGATE_FRAMING");
@@ -120,7 +122,7 @@ int ServeSupervisor::run() {
         }
         for (const auto& w : file->warnings) spdlog::warn("{}", w);
         effective_ = merge_service_config(cli_, *file);
-        spdlog::set_level(spdlog::level::from_str(effective_.common.log_level));
+        spdlog::set_level(spdlog::level::from_str(effective_.log_level));
     }
     auto collectors = build_collectors(effective_);
     if (!collectors) {
@@ -271,10 +273,10 @@ void ServeSupervisor::on_hup() {
     for (const auto& name : settings_needing_restart(effective_, wanted))
         spdlog::warn("SIGHUP: {} changed; it applies after a restart (systemctl restart apcgate)",
                      name);
-    if (wanted.common.log_level != effective_.common.log_level) {
-        effective_.common.log_level = wanted.common.log_level;
-        spdlog::set_level(spdlog::level::from_str(wanted.common.log_level));
-        spdlog::info("SIGHUP: log level now {}", wanted.common.log_level);
+    if (wanted.log_level != effective_.log_level) {
+        effective_.log_level = wanted.log_level;
+        spdlog::set_level(spdlog::level::from_str(wanted.log_level));
+        spdlog::info("SIGHUP: log level now {}", wanted.log_level);
     }
     if (wanted.sources != effective_.sources || wanted.binaries != effective_.binaries ||
         wanted.debug_dirs != effective_.debug_dirs) {

@@ -30,7 +30,7 @@ TEST(ServeMerge, TheFileFillsWhatTheCommandLineLeftOut) {
     EXPECT_EQ(o.sources, std::vector<std::string>{"fxt:/x.fxt"});
     EXPECT_EQ(o.binaries, std::vector<std::filesystem::path>{"/bin/prog"});
     EXPECT_EQ(o.debug_dirs, (std::vector<std::filesystem::path>{"/dbg", "/more dbg"}));
-    EXPECT_EQ(o.common.log_level, "debug");
+    EXPECT_EQ(o.log_level, "debug");
     EXPECT_FALSE(o.discovery);
     EXPECT_EQ(o.discovery_ports, std::vector<std::uint16_t>{4000});
     EXPECT_EQ(o.server.max_connections, 3U);
@@ -46,16 +46,24 @@ TEST(ServeMerge, OptionsGivenOnTheCommandLineWin) {
     cli.sources = {"ctf:/t"};
     cli.binaries = {"/bin/other"};
     cli.debug_dirs = {"/cli-dbg"};
-    cli.common.log_level = "warn";
+    cli.log_level = "warn";
     cli.discovery = true;
     cli.server.max_connections = 7;
     cli.server.limits.handshake_timeout = std::chrono::seconds(4);
     cli.server.limits.idle_timeout = std::chrono::seconds(40);
     cli.server.limits.max_send_backlog = 9U << 20;
     cli.discovery_ports = {40000};
-    cli.given = {"--port",           "--listen",         "--source",          "--binary",
-                 "--log-level",      "--no-discovery",   "--max-connections", "--discovery-port",
-                 "--debug-dir",      "--handshake-timeout", "--idle-timeout",
+    cli.given = {"--port",
+                 "--listen",
+                 "--source",
+                 "--binary",
+                 "--log-level",
+                 "--no-discovery",
+                 "--max-connections",
+                 "--discovery-port",
+                 "--debug-dir",
+                 "--handshake-timeout",
+                 "--idle-timeout",
                  "--max-send-backlog"};
     const ServeOptions o = merge_service_config(cli, everything());
     EXPECT_EQ(o.server.port, 1234);
@@ -63,7 +71,7 @@ TEST(ServeMerge, OptionsGivenOnTheCommandLineWin) {
     EXPECT_EQ(o.sources, std::vector<std::string>{"ctf:/t"});
     EXPECT_EQ(o.binaries, std::vector<std::filesystem::path>{"/bin/other"});
     EXPECT_EQ(o.debug_dirs, std::vector<std::filesystem::path>{"/cli-dbg"});
-    EXPECT_EQ(o.common.log_level, "warn");
+    EXPECT_EQ(o.log_level, "warn");
     EXPECT_TRUE(o.discovery);
     EXPECT_EQ(o.discovery_ports, std::vector<std::uint16_t>{40000});
     EXPECT_EQ(o.server.max_connections, 7U);
@@ -95,7 +103,7 @@ TEST(ServeMerge, PortListenDiscoveryAndLimitNeedARestart) {
                                         "APCGATE_MAX_SEND_BACKLOG"}));
     // Log level and sources are applied live: not listed.
     ServeOptions live = running;
-    live.common.log_level = "debug";
+    live.log_level = "debug";
     live.sources = {"x"};
     EXPECT_TRUE(settings_needing_restart(running, live).empty());
 }

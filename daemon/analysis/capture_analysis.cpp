@@ -5,6 +5,8 @@
 
 #include <algorithm>
 #include <limits>
+#include <span>
+#include <string>
 
 #include "collectors/ingest/ingest_source.hpp"
 #include "daemon/analysis/connection_annotations.hpp"
@@ -41,62 +43,63 @@ class GatorAnalysis {
   public:
     GatorAnalysis(const xml::CapturedDoc& captured, const std::vector<xml::EventInfo>& events,
                   const AnalysisOptions& options)
-        : symbols_(options.symbols), stacks_(symbols_, options.pid),
+        : symbols_(options.symbols),
+          stacks_(symbols_, options.pid),
           counters_(captured.counters, events) {}
 
     void event(const model::Event& e) {
-        std::visit(
-            wire::Overloaded{
-                [&](const model::Annotation& a) {
-                    time_.add(a.ts);
-                    spans_.annotation(a);
-                },
-                [&](const model::Backtrace& b) {
-                    time_.add(b.ts);
-                    ++samples_;
-                    timeline_.sample(b.pid, b.tid);
-                    stacks_.sample(b);
-                },
-                [&](const model::CounterSample& c) {
-                    time_.add(c.ts);
-                    counters_.value(c.key, c.value);
-                },
-                [&](const model::ActivitySwitch& a) {
-                    time_.add(a.ts);
-                    timeline_.switch_to(a.ts, a.key, a.core, a.activity == 0 ? 0 : a.tid, a.wait);
-                },
-                [&](const model::SchedSwitch& s) {
-                    time_.add(s.ts);
-                    timeline_.switch_to(s.ts, -1, s.core, s.tid, s.state);
-                },
-                [&](const model::SchedThreadExit& x) {
-                    time_.add(x.ts);
-                    timeline_.thread_exit(x.ts, x.tid);
-                },
-                [&](const model::TaskExit& x) {
-                    time_.add(x.ts);
-                    timeline_.thread_exit(x.ts, x.tid);
-                },
-                [&](const model::ThreadName& t) {
-                    if (t.ts > 0) time_.add(t.ts);
-                    timeline_.name_thread(t.tid, t.name, true);
-                },
-                [&](const model::ProcComm& p) {
-                    timeline_.name_thread(p.tid, p.comm, false);
-                    timeline_.process_of(p.tid, p.pid);
-                    timeline_.process_image(p.pid, p.image);
-                },
-                [&](const model::ActivityLink& l) {
-                    time_.add(l.ts);
-                    timeline_.process_of(l.tid, l.pid);
-                },
-                [&](const model::CookieName& c) { symbols_.name_cookie(c.cookie, c.name); },
-                [&](const model::Idle& i) { time_.add(i.ts); },
-                [&](const model::ExternalData& x) { connections_.data(x.id, x.bytes); },
-                [&](const model::ExternalDisconnect& x) { connections_.disconnect(x.id); },
-                [](const auto&) {},
-            },
-            e);
+        std::visit(wire::Overloaded{
+                       [&](const model::Annotation& a) {
+                           time_.add(a.ts);
+                           spans_.annotation(a);
+                       },
+                       [&](const model::Backtrace& b) {
+                           time_.add(b.ts);
+                           ++samples_;
+                           timeline_.sample(b.pid, b.tid);
+                           stacks_.sample(b);
+                       },
+                       [&](const model::CounterSample& c) {
+                           time_.add(c.ts);
+                           counters_.value(c.key, c.value);
+                       },
+                       [&](const model::ActivitySwitch& a) {
+                           time_.add(a.ts);
+                           timeline_.switch_to(a.ts, a.key, a.core, a.activity == 0 ? 0 : a.tid,
+                                               a.wait);
+                       },
+                       [&](const model::SchedSwitch& s) {
+                           time_.add(s.ts);
+                           timeline_.switch_to(s.ts, -1, s.core, s.tid, s.state);
+                       },
+                       [&](const model::SchedThreadExit& x) {
+                           time_.add(x.ts);
+                           timeline_.thread_exit(x.ts, x.tid);
+                       },
+                       [&](const model::TaskExit& x) {
+                           time_.add(x.ts);
+                           timeline_.thread_exit(x.ts, x.tid);
+                       },
+                       [&](const model::ThreadName& t) {
+                           if (t.ts > 0) time_.add(t.ts);
+                           timeline_.name_thread(t.tid, t.name, true);
+                       },
+                       [&](const model::ProcComm& p) {
+                           timeline_.name_thread(p.tid, p.comm, false);
+                           timeline_.process_of(p.tid, p.pid);
+                           timeline_.process_image(p.pid, p.image);
+                       },
+                       [&](const model::ActivityLink& l) {
+                           time_.add(l.ts);
+                           timeline_.process_of(l.tid, l.pid);
+                       },
+                       [&](const model::CookieName& c) { symbols_.name_cookie(c.cookie, c.name); },
+                       [&](const model::Idle& i) { time_.add(i.ts); },
+                       [&](const model::ExternalData& x) { connections_.data(x.id, x.bytes); },
+                       [&](const model::ExternalDisconnect& x) { connections_.disconnect(x.id); },
+                       [](const auto&) {},
+                   },
+                   e);
     }
 
     void summary(const apc::SummaryMessage& s) { connections_.clock_zero(s.monotonic_delta_ns); }
@@ -138,6 +141,125 @@ class GatorAnalysis {
     std::uint64_t samples_ = 0;
 };
 
+// The frame items of a v6.8 capture's data file, in file order, into a GatorAnalysis: a message
+// that is one whole string annotation goes straight to the span statistics, any other message
+// and every other frame through the rebuilder. The first error stops the pass: it is the
+// Analysis's data_error.
+class GatorPass {
+  public:
+    GatorPass(GatorAnalysis& analysis, std::string data_path, Analysis& out)
+        : analysis_(analysis), data_path_(std::move(data_path)), out_(out) {}
+
+    // False: stop (out.data_error says why).
+    bool item(const FrameItem& it) {
+        switch (it.kind) {
+            case FrameItem::Kind::String:
+                if (!partial_) {
+                    analysis_.string_annotation(it.ts, it.channel, it.text());
+                    return true;
+                }
+                [[fallthrough]];
+            case FrameItem::Kind::Message:
+                return message(it);
+            case FrameItem::Kind::Frame:
+                break;
+        }
+        return frame(it);
+    }
+
+    [[nodiscard]] std::size_t pending_annotation_bytes() const {
+        return rebuild_.pending_annotation_bytes();
+    }
+
+  private:
+    // One Annotate message, as the one message of an Annotate frame.
+    bool message(const FrameItem& it) {
+        apc::DecodedFrame one;
+        one.type = apc::FrameType::Annotate;
+        one.offset = it.offset;
+        one.messages.push_back(
+            {it.offset,
+             apc::AnnotateMessage{it.core, it.tid, it.ts, {it.bytes.begin(), it.bytes.end()}}});
+        return rebuilt(rebuild_.add(one));
+    }
+
+    bool frame(const FrameItem& it) {
+        auto frame = apc::decode_frame(it.bytes, it.offset);
+        if (apc::frame_type_of(it.bytes) == apc::FrameType::Annotate) {
+            // An Annotate frame that did not scan: decode_frame says where and why.
+            out_.data_error = frame
+                                  ? Error::at("Annotate frame does not decode").in_input(data_path_)
+                                  : std::move(frame).take_error().in_input(data_path_);
+            return false;
+        }
+        if (!frame) {
+            out_.data_error = std::move(frame).take_error().in_input(data_path_);
+            return false;
+        }
+        if (frame->type == apc::FrameType::Summary) {
+            for (const auto& m : frame->messages)
+                if (const auto* s = std::get_if<apc::SummaryMessage>(&m.body))
+                    analysis_.summary(*s);
+        }
+        return rebuilt(rebuild_.add(*frame));
+    }
+
+    // Hands what the rebuilder rebuilt to the analysis.
+    bool rebuilt(Status s) {
+        if (!s.ok()) {
+            out_.data_error = std::move(s).take_error().in_input(data_path_);
+            return false;
+        }
+        for (const auto& e : rebuild_.events()) analysis_.event(e);
+        rebuild_.events().clear();
+        partial_ = rebuild_.pending_annotation_bytes() > 0;
+        return true;
+    }
+
+    GatorAnalysis& analysis_;
+    apc::EventRebuilder rebuild_;
+    const std::string data_path_;
+    Analysis& out_;
+    bool partial_ = false;  // the rebuilder holds part of an annotation
+};
+
+// The data file is mapped: the pages already read are dropped as the pass goes on, so the
+// resident memory stays what the tables need, not the capture's size.
+class ReadPagesRelease {
+  public:
+    explicit ReadPagesRelease(std::span<const std::uint8_t> bytes)
+        : bytes_(bytes), page_(static_cast<std::size_t>(::sysconf(_SC_PAGESIZE))) {}
+
+    // `consumed`: bytes at the start that nothing will read again.
+    void consumed(std::size_t consumed) {
+        if (const std::size_t done = consumed / page_ * page_; done >= released_ + kReleaseStep) {
+            // NOLINTNEXTLINE(cppcoreguidelines-pro-type-const-cast): madvise takes void*
+            ::madvise(const_cast<std::uint8_t*>(bytes_.data()) + released_, done - released_,
+                      MADV_DONTNEED);
+            released_ = done;
+        }
+    }
+
+  private:
+    static constexpr std::size_t kReleaseStep = 16u << 20;
+    std::span<const std::uint8_t> bytes_;
+    std::size_t page_;
+    std::size_t released_ = 0;
+};
+
+// How the frames ended, when not cleanly: a cut-short last frame is a loss, anything else the
+// data's error (unless the pass stopped at one already).
+void account_split_end(const FrameSplitEnd& split, const std::string& data_path, Analysis& out) {
+    if (out.data_error || !split.error) return;
+    if (split.end == apc::StreamEnd::Truncated) {
+        out.report.losses.push_back({"truncated_frame", 1,
+                                     "the last frame is cut short (a recorder killed mid-write): " +
+                                         split.error->to_string()});
+    } else {
+        out.data_error = Error(*split.error).in_input(data_path);
+    }
+}
+
 Result<Analysis> analyse_gator(const std::filesystem::path& dir, const AnalysisOptions& options) {
     auto files = open_capture_files(dir);
     if (!files) return std::move(files).take_error();
@@ -146,84 +268,20 @@ Result<Analysis> analyse_gator(const std::filesystem::path& dir, const AnalysisO
     r.capture = dir.string();
     r.framing = "gator";
     GatorAnalysis analysis(files->captured, read_event_infos(dir), options);
-    apc::EventRebuilder rebuild;
     const std::string data_path = files->data_path.string();
-    bool partial = false;  // the rebuilder holds part of an annotation
-    auto rebuilt = [&](Status s) {
-        if (!s.ok()) {
-            out.data_error = std::move(s).take_error().in_input(data_path);
-            return false;
-        }
-        for (const auto& e : rebuild.events()) analysis.event(e);
-        rebuild.events().clear();
-        partial = rebuild.pending_annotation_bytes() > 0;
-        return true;
-    };
-    // One item, in file order: a message that is one whole string annotation goes straight to
-    // the span statistics, any other message and every other frame through the rebuilder.
-    auto item = [&](const FrameItem& it) {
-        switch (it.kind) {
-            case FrameItem::Kind::String:
-                if (!partial) {
-                    analysis.string_annotation(it.ts, it.channel, it.text());
-                    return true;
-                }
-                [[fallthrough]];
-            case FrameItem::Kind::Message: {
-                apc::DecodedFrame one;
-                one.type = apc::FrameType::Annotate;
-                one.offset = it.offset;
-                one.messages.push_back(
-                    {it.offset, apc::AnnotateMessage{it.core, it.tid, it.ts, {it.bytes.begin(), it.bytes.end()}}});
-                return rebuilt(rebuild.add(one));
-            }
-            case FrameItem::Kind::Frame: break;
-        }
-        auto frame = apc::decode_frame(it.bytes, it.offset);
-        if (apc::frame_type_of(it.bytes) == apc::FrameType::Annotate) {
-            // An Annotate frame that did not scan: decode_frame says where and why.
-            out.data_error = frame ? Error::at("Annotate frame does not decode").in_input(data_path)
-                                   : std::move(frame).take_error().in_input(data_path);
-            return false;
-        }
-        if (!frame) {
-            out.data_error = std::move(frame).take_error().in_input(data_path);
-            return false;
-        }
-        if (frame->type == apc::FrameType::Summary) {
-            for (const auto& m : frame->messages)
-                if (const auto* s = std::get_if<apc::SummaryMessage>(&m.body)) analysis.summary(*s);
-        }
-        return rebuilt(rebuild.add(*frame));
-    };
-    // The data file is mapped: the pages already read are dropped as the pass goes on, so the
-    // resident memory stays what the tables need, not the capture's size.
+    GatorPass pass(analysis, data_path, out);
     const auto bytes = files->data.bytes();
-    const auto page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
-    std::size_t released = 0;
-    constexpr std::size_t kReleaseStep = 16u << 20;
+    ReadPagesRelease release(bytes);
     const FrameSplitEnd split = read_frame_batches(
         bytes, options.reading_thread.value_or(collectors::ingest::usable_cpus() > 1),
         [&](const FrameBatch& batch) {
             for (const FrameItem& it : batch.used())
-                if (!item(it)) return false;
-            if (const std::size_t done = batch.consumed / page * page; done >= released + kReleaseStep) {
-                // NOLINTNEXTLINE(cppcoreguidelines-pro-type-const-cast): madvise takes void*
-                ::madvise(const_cast<std::uint8_t*>(bytes.data()) + released, done - released, MADV_DONTNEED);
-                released = done;
-            }
+                if (!pass.item(it)) return false;
+            release.consumed(batch.consumed);
             return true;
         });
-    if (!out.data_error && split.error) {
-        if (split.end == apc::StreamEnd::Truncated) {
-            r.losses.push_back({"truncated_frame", 1,
-                                "the last frame is cut short (a recorder killed mid-write): " +
-                                    split.error->to_string()});
-        } else {
-            out.data_error = Error(*split.error).in_input(data_path);
-        }
-    }
-    if (const std::size_t pending = rebuild.pending_annotation_bytes(); pending > 0)
+    account_split_end(split, data_path, out);
+    if (const std::size_t pending = pass.pending_annotation_bytes(); pending > 0)
         r.losses.push_back({"annotation_bytes_unfinished", pending,
                             "annotation bytes at the end that do not make a whole annotation"});
     analysis.finish(r);

@@ -9,7 +9,9 @@ namespace apcgate::daemon::analysis {
 
 namespace {
 
-std::size_t limit(std::size_t size, std::size_t top) { return top == 0 ? size : std::min(size, top); }
+std::size_t limit(std::size_t size, std::size_t top) {
+    return top == 0 ? size : std::min(size, top);
+}
 
 std::string fixed(double v, int decimals) {
     char buf[64];
@@ -52,69 +54,120 @@ std::string csv_field(const std::string& s) {
     return q + "\"";
 }
 
-nlohmann::json report_json(const Report& r, std::size_t top) {
-    using nlohmann::json;
-    json j;
-    j["capture"] = r.capture;
-    j["framing"] = r.framing;
-    j["duration_ns"] = r.duration_ns;
-    j["samples"] = r.samples;
-    j["threads"] = json::array();
+namespace {
+
+using nlohmann::json;
+
+json threads_json(const Report& r, std::size_t top) {
+    json out = json::array();
     for (std::size_t i = 0; i < limit(r.threads.size(), top); ++i) {
         const auto& t = r.threads[i];
         json by_core = json::object();
         for (const auto& [core, ns] : t.cpu_ns_by_core) by_core[std::to_string(core)] = ns;
         json wait = json::object();
-        for (std::size_t w = 0; w < kWaitStateNames.size(); ++w) wait[kWaitStateNames[w]] = t.wait_ns[w];
-        j["threads"].push_back({{"tid", t.tid}, {"pid", t.pid}, {"name", t.name},
-                                {"process", t.process}, {"cpu_ns", t.cpu_ns},
-                                {"cpu_ns_by_core", by_core}, {"wait_ns", wait},
-                                {"samples", t.samples}});
+        for (std::size_t w = 0; w < kWaitStateNames.size(); ++w)
+            wait[kWaitStateNames[w]] = t.wait_ns[w];
+        out.push_back({{"tid", t.tid},
+                       {"pid", t.pid},
+                       {"name", t.name},
+                       {"process", t.process},
+                       {"cpu_ns", t.cpu_ns},
+                       {"cpu_ns_by_core", by_core},
+                       {"wait_ns", wait},
+                       {"samples", t.samples}});
     }
-    j["processes"] = json::array();
+    return out;
+}
+
+json processes_json(const Report& r, std::size_t top) {
+    json out = json::array();
     for (std::size_t i = 0; i < limit(r.processes.size(), top); ++i) {
         const auto& p = r.processes[i];
-        j["processes"].push_back({{"pid", p.pid}, {"name", p.name}, {"cpu_ns", p.cpu_ns},
-                                  {"threads", p.threads}, {"samples", p.samples}});
+        out.push_back({{"pid", p.pid},
+                       {"name", p.name},
+                       {"cpu_ns", p.cpu_ns},
+                       {"threads", p.threads},
+                       {"samples", p.samples}});
     }
-    j["functions"] = json::array();
+    return out;
+}
+
+json functions_json(const Report& r, std::size_t top) {
+    json out = json::array();
     for (std::size_t i = 0; i < limit(r.functions.size(), top); ++i) {
         const auto& f = r.functions[i];
         const double n = static_cast<double>(r.samples);
-        j["functions"].push_back(
-            {{"name", f.name}, {"image", f.image}, {"self_samples", f.self_samples},
-             {"total_samples", f.total_samples},
-             {"self_share", n > 0 ? static_cast<double>(f.self_samples) / n : 0.0},
-             {"total_share", n > 0 ? static_cast<double>(f.total_samples) / n : 0.0}});
+        out.push_back({{"name", f.name},
+                       {"image", f.image},
+                       {"self_samples", f.self_samples},
+                       {"total_samples", f.total_samples},
+                       {"self_share", n > 0 ? static_cast<double>(f.self_samples) / n : 0.0},
+                       {"total_share", n > 0 ? static_cast<double>(f.total_samples) / n : 0.0}});
     }
-    j["stacks"] = json::array();
-    for (std::size_t i = 0; i < limit(r.stacks.size(), top); ++i)
-        j["stacks"].push_back({{"stack", r.stacks[i].folded}, {"samples", r.stacks[i].samples}});
-    j["spans"] = json::array();
+    return out;
+}
+
+json spans_json(const Report& r, std::size_t top) {
+    json out = json::array();
     const double all_spans = span_total(r);
     for (std::size_t i = 0; i < limit(r.spans.size(), top); ++i) {
         const auto& s = r.spans[i];
-        j["spans"].push_back({{"name", s.name}, {"count", s.count}, {"total_ns", s.total_ns},
-                              {"share", all_spans > 0 ? static_cast<double>(s.total_ns) / all_spans : 0.0},
-                              {"min_ns", s.min_ns}, {"median_ns", s.median_ns},
-                              {"p90_ns", s.p90_ns}, {"p99_ns", s.p99_ns}, {"max_ns", s.max_ns}});
+        out.push_back({{"name", s.name},
+                       {"count", s.count},
+                       {"total_ns", s.total_ns},
+                       {"share", all_spans > 0 ? static_cast<double>(s.total_ns) / all_spans : 0.0},
+                       {"min_ns", s.min_ns},
+                       {"median_ns", s.median_ns},
+                       {"p90_ns", s.p90_ns},
+                       {"p99_ns", s.p99_ns},
+                       {"max_ns", s.max_ns}});
     }
+    return out;
+}
+
+json counters_json(const Report& r, std::size_t top) {
+    json out = json::array();
+    for (std::size_t i = 0; i < limit(r.counters.size(), top); ++i) {
+        const auto& c = r.counters[i];
+        json cj = {{"key", c.key},
+                   {"name", c.name},
+                   {"title", c.title},
+                   {"units", c.units},
+                   {"class", c.counter_class},
+                   {"multiplier", c.multiplier},
+                   {"samples", c.samples},
+                   {"min", c.min},
+                   {"max", c.max},
+                   {"mean", nullptr},
+                   {"total", nullptr}};
+        if (c.mean) cj["mean"] = *c.mean;
+        if (c.total) cj["total"] = *c.total;
+        out.push_back(cj);
+    }
+    return out;
+}
+
+}  // namespace
+
+nlohmann::json report_json(const Report& r, std::size_t top) {
+    json j;
+    j["capture"] = r.capture;
+    j["framing"] = r.framing;
+    j["duration_ns"] = r.duration_ns;
+    j["samples"] = r.samples;
+    j["threads"] = threads_json(r, top);
+    j["processes"] = processes_json(r, top);
+    j["functions"] = functions_json(r, top);
+    j["stacks"] = json::array();
+    for (std::size_t i = 0; i < limit(r.stacks.size(), top); ++i)
+        j["stacks"].push_back({{"stack", r.stacks[i].folded}, {"samples", r.stacks[i].samples}});
+    j["spans"] = spans_json(r, top);
     j["instants"] = json::array();
     for (std::size_t i = 0; i < limit(r.instants.size(), top); ++i) {
         const auto& s = r.instants[i];
         j["instants"].push_back({{"name", s.name}, {"kind", s.kind}, {"count", s.count}});
     }
-    j["counters"] = json::array();
-    for (std::size_t i = 0; i < limit(r.counters.size(), top); ++i) {
-        const auto& c = r.counters[i];
-        json cj = {{"key", c.key}, {"name", c.name}, {"title", c.title}, {"units", c.units},
-                   {"class", c.counter_class}, {"multiplier", c.multiplier},
-                   {"samples", c.samples}, {"min", c.min}, {"max", c.max},
-                   {"mean", nullptr}, {"total", nullptr}};
-        if (c.mean) cj["mean"] = *c.mean;
-        if (c.total) cj["total"] = *c.total;
-        j["counters"].push_back(cj);
-    }
+    j["counters"] = counters_json(r, top);
     j["losses"] = json::array();
     for (const auto& l : r.losses)
         j["losses"].push_back({{"what", l.what}, {"count", l.count}, {"detail", l.detail}});
@@ -122,92 +175,105 @@ nlohmann::json report_json(const Report& r, std::size_t top) {
     return j;
 }
 
+namespace {
+
+// One section of the text report: its title, its table and how many rows --top left out.
+void print_section(std::ostream& out, const char* title, const TextTable& t, std::size_t rows,
+                   std::size_t top) {
+    out << "\n" << title << "\n";
+    t.print(out);
+    if (top != 0 && rows > top) out << "  (" << rows - top << " more; see --top)\n";
+}
+
+void write_processes_text(const Report& r, std::size_t top, std::ostream& out) {
+    TextTable t({"PID", "NAME", "CPU", "THREADS", "SAMPLES"}, {true, false, true, true, true});
+    for (std::size_t i = 0; i < limit(r.processes.size(), top); ++i) {
+        const auto& p = r.processes[i];
+        t.row({std::to_string(p.pid), p.name, format_ns(static_cast<double>(p.cpu_ns)),
+               std::to_string(p.threads), std::to_string(p.samples)});
+    }
+    print_section(out, "Processes", t, r.processes.size(), top);
+}
+
+void write_threads_text(const Report& r, std::size_t top, std::ostream& out) {
+    TextTable t(
+        {"TID", "PID", "NAME", "CPU", "WAIT OTHER", "WAIT CONTENTION", "WAIT IO", "SAMPLES"},
+        {true, true, false, true, true, true, true, true});
+    for (std::size_t i = 0; i < limit(r.threads.size(), top); ++i) {
+        const auto& th = r.threads[i];
+        t.row({std::to_string(th.tid), std::to_string(th.pid), th.name,
+               format_ns(static_cast<double>(th.cpu_ns)),
+               format_ns(static_cast<double>(th.wait_ns[0])),
+               format_ns(static_cast<double>(th.wait_ns[1])),
+               format_ns(static_cast<double>(th.wait_ns[2])), std::to_string(th.samples)});
+    }
+    print_section(out, "Threads", t, r.threads.size(), top);
+}
+
+void write_functions_text(const Report& r, std::size_t top, std::ostream& out) {
+    TextTable t({"SELF", "SELF%", "TOTAL", "TOTAL%", "FUNCTION", "IMAGE"},
+                {true, true, true, true, false, false});
+    const double n = static_cast<double>(r.samples);
+    for (std::size_t i = 0; i < limit(r.functions.size(), top); ++i) {
+        const auto& f = r.functions[i];
+        t.row({std::to_string(f.self_samples), percent(static_cast<double>(f.self_samples), n),
+               std::to_string(f.total_samples), percent(static_cast<double>(f.total_samples), n),
+               f.name, f.image});
+    }
+    print_section(out, "Functions (CPU samples)", t, r.functions.size(), top);
+}
+
+void write_spans_text(const Report& r, std::size_t top, std::ostream& out) {
+    TextTable t({"COUNT", "TOTAL", "SHARE", "MIN", "MEDIAN", "P90", "P99", "MAX", "NAME"},
+                {true, true, true, true, true, true, true, true, false});
+    const double all = span_total(r);
+    for (std::size_t i = 0; i < limit(r.spans.size(), top); ++i) {
+        const auto& s = r.spans[i];
+        auto d = [](std::int64_t v) { return format_ns(static_cast<double>(v)); };
+        t.row({std::to_string(s.count), d(s.total_ns),
+               percent(static_cast<double>(s.total_ns), all), d(s.min_ns), d(s.median_ns),
+               d(s.p90_ns), d(s.p99_ns), d(s.max_ns), s.name});
+    }
+    print_section(out, "Spans", t, r.spans.size(), top);
+}
+
+void write_instants_text(const Report& r, std::size_t top, std::ostream& out) {
+    TextTable t({"COUNT", "KIND", "NAME"}, {true, false, false});
+    for (std::size_t i = 0; i < limit(r.instants.size(), top); ++i)
+        t.row({std::to_string(r.instants[i].count), r.instants[i].kind, r.instants[i].name});
+    print_section(out, "Markers and instants", t, r.instants.size(), top);
+}
+
+void write_counters_text(const Report& r, std::size_t top, std::ostream& out) {
+    TextTable t({"KEY", "COUNTER", "SAMPLES", "MIN", "MEAN", "MAX", "TOTAL", "UNITS"},
+                {true, false, true, true, true, true, true, false});
+    for (std::size_t i = 0; i < limit(r.counters.size(), top); ++i) {
+        const auto& c = r.counters[i];
+        const bool any = c.samples > 0;
+        t.row({std::to_string(c.key), c.title.empty() ? c.name : c.name + " (" + c.title + ")",
+               std::to_string(c.samples), any ? number(c.min) : "-",
+               any && c.mean ? number(*c.mean) : "-", any ? number(c.max) : "-",
+               c.total ? number(*c.total) : "-", c.units});
+    }
+    print_section(out, "Counters", t, r.counters.size(), top);
+}
+
+}  // namespace
+
 void write_text(const Report& r, std::size_t top, std::ostream& out) {
-    out << r.capture << " (" << r.framing << " framing): " << format_ns(static_cast<double>(r.duration_ns))
-        << ", " << r.samples << " CPU samples\n";
-    auto more = [&](std::size_t size) {
-        if (top != 0 && size > top) out << "  (" << size - top << " more; see --top)\n";
-    };
-    if (!r.processes.empty()) {
-        out << "\nProcesses\n";
-        TextTable t({"PID", "NAME", "CPU", "THREADS", "SAMPLES"}, {true, false, true, true, true});
-        for (std::size_t i = 0; i < limit(r.processes.size(), top); ++i) {
-            const auto& p = r.processes[i];
-            t.row({std::to_string(p.pid), p.name, format_ns(static_cast<double>(p.cpu_ns)),
-                   std::to_string(p.threads), std::to_string(p.samples)});
-        }
-        t.print(out);
-        more(r.processes.size());
-    }
-    if (!r.threads.empty()) {
-        out << "\nThreads\n";
-        TextTable t({"TID", "PID", "NAME", "CPU", "WAIT OTHER", "WAIT CONTENTION", "WAIT IO", "SAMPLES"},
-                    {true, true, false, true, true, true, true, true});
-        for (std::size_t i = 0; i < limit(r.threads.size(), top); ++i) {
-            const auto& th = r.threads[i];
-            t.row({std::to_string(th.tid), std::to_string(th.pid), th.name,
-                   format_ns(static_cast<double>(th.cpu_ns)),
-                   format_ns(static_cast<double>(th.wait_ns[0])),
-                   format_ns(static_cast<double>(th.wait_ns[1])),
-                   format_ns(static_cast<double>(th.wait_ns[2])), std::to_string(th.samples)});
-        }
-        t.print(out);
-        more(r.threads.size());
-    }
-    if (!r.functions.empty()) {
-        out << "\nFunctions (CPU samples)\n";
-        TextTable t({"SELF", "SELF%", "TOTAL", "TOTAL%", "FUNCTION", "IMAGE"},
-                    {true, true, true, true, false, false});
-        const double n = static_cast<double>(r.samples);
-        for (std::size_t i = 0; i < limit(r.functions.size(), top); ++i) {
-            const auto& f = r.functions[i];
-            t.row({std::to_string(f.self_samples), percent(static_cast<double>(f.self_samples), n),
-                   std::to_string(f.total_samples), percent(static_cast<double>(f.total_samples), n),
-                   f.name, f.image});
-        }
-        t.print(out);
-        more(r.functions.size());
-    }
-    if (!r.spans.empty()) {
-        out << "\nSpans\n";
-        TextTable t({"COUNT", "TOTAL", "SHARE", "MIN", "MEDIAN", "P90", "P99", "MAX", "NAME"},
-                    {true, true, true, true, true, true, true, true, false});
-        const double all = span_total(r);
-        for (std::size_t i = 0; i < limit(r.spans.size(), top); ++i) {
-            const auto& s = r.spans[i];
-            auto d = [](std::int64_t v) { return format_ns(static_cast<double>(v)); };
-            t.row({std::to_string(s.count), d(s.total_ns), percent(static_cast<double>(s.total_ns), all),
-                   d(s.min_ns), d(s.median_ns), d(s.p90_ns), d(s.p99_ns), d(s.max_ns), s.name});
-        }
-        t.print(out);
-        more(r.spans.size());
-    }
-    if (!r.instants.empty()) {
-        out << "\nMarkers and instants\n";
-        TextTable t({"COUNT", "KIND", "NAME"}, {true, false, false});
-        for (std::size_t i = 0; i < limit(r.instants.size(), top); ++i)
-            t.row({std::to_string(r.instants[i].count), r.instants[i].kind, r.instants[i].name});
-        t.print(out);
-        more(r.instants.size());
-    }
-    if (!r.counters.empty()) {
-        out << "\nCounters\n";
-        TextTable t({"KEY", "COUNTER", "SAMPLES", "MIN", "MEAN", "MAX", "TOTAL", "UNITS"},
-                    {true, false, true, true, true, true, true, false});
-        for (std::size_t i = 0; i < limit(r.counters.size(), top); ++i) {
-            const auto& c = r.counters[i];
-            const bool any = c.samples > 0;
-            t.row({std::to_string(c.key), c.title.empty() ? c.name : c.name + " (" + c.title + ")",
-                   std::to_string(c.samples), any ? number(c.min) : "-",
-                   any && c.mean ? number(*c.mean) : "-", any ? number(c.max) : "-",
-                   c.total ? number(*c.total) : "-", c.units});
-        }
-        t.print(out);
-        more(r.counters.size());
-    }
+    out << r.capture << " (" << r.framing
+        << " framing): " << format_ns(static_cast<double>(r.duration_ns)) << ", " << r.samples
+        << " CPU samples\n";
+    if (!r.processes.empty()) write_processes_text(r, top, out);
+    if (!r.threads.empty()) write_threads_text(r, top, out);
+    if (!r.functions.empty()) write_functions_text(r, top, out);
+    if (!r.spans.empty()) write_spans_text(r, top, out);
+    if (!r.instants.empty()) write_instants_text(r, top, out);
+    if (!r.counters.empty()) write_counters_text(r, top, out);
     out << "\nLosses\n";
     if (r.losses.empty()) out << "  none reported\n";
-    for (const auto& l : r.losses) out << "  " << l.what << ": " << l.count << " (" << l.detail << ")\n";
+    for (const auto& l : r.losses)
+        out << "  " << l.what << ": " << l.count << " (" << l.detail << ")\n";
     if (!r.notes.empty()) {
         out << "\nNotes\n";
         for (const auto& n : r.notes) out << "  " << n << "\n";
@@ -216,7 +282,8 @@ void write_text(const Report& r, std::size_t top, std::ostream& out) {
 
 void write_csv(const Report& r, std::size_t top, std::ostream& out) {
     auto f = [](const std::string& s) { return csv_field(s); };
-    out << "section,tid,pid,name,process,cpu_ns,wait_other_ns,wait_contention_ns,wait_io_ns,samples\n";
+    out << "section,tid,pid,name,process,cpu_ns,wait_other_ns,wait_contention_ns,wait_io_ns,"
+           "samples\n";
     for (std::size_t i = 0; i < limit(r.threads.size(), top); ++i) {
         const auto& t = r.threads[i];
         out << "threads," << t.tid << ',' << t.pid << ',' << f(t.name) << ',' << f(t.process) << ','
@@ -238,8 +305,8 @@ void write_csv(const Report& r, std::size_t top, std::ostream& out) {
     out << "\nsection,name,count,total_ns,min_ns,median_ns,p90_ns,p99_ns,max_ns\n";
     for (std::size_t i = 0; i < limit(r.spans.size(), top); ++i) {
         const auto& s = r.spans[i];
-        out << "spans," << f(s.name) << ',' << s.count << ',' << s.total_ns << ',' << s.min_ns << ','
-            << s.median_ns << ',' << s.p90_ns << ',' << s.p99_ns << ',' << s.max_ns << "\n";
+        out << "spans," << f(s.name) << ',' << s.count << ',' << s.total_ns << ',' << s.min_ns
+            << ',' << s.median_ns << ',' << s.p90_ns << ',' << s.p99_ns << ',' << s.max_ns << "\n";
     }
     out << "\nsection,name,kind,count\n";
     for (std::size_t i = 0; i < limit(r.instants.size(), top); ++i)

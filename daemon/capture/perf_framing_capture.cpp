@@ -68,9 +68,13 @@ fr::SummaryValues summary_values(std::int64_t base, bool switch_records, bool tr
 
 }  // namespace
 
-PerfFramingCapture::~PerfFramingCapture() { stop(); }
+PerfFramingCapture::~PerfFramingCapture() {
+    stop();
+}
 
-std::int64_t PerfFramingCapture::now() const { return model::timeline_clock_ns() - base_; }
+std::int64_t PerfFramingCapture::now() const {
+    return model::timeline_clock_ns() - base_;
+}
 
 void PerfFramingCapture::frame(const std::vector<std::uint8_t>& body) {
     sink_.frame(body);
@@ -85,31 +89,56 @@ Result<std::unique_ptr<PerfFramingCapture>> PerfFramingCapture::start(
     if (perf == nullptr || !perf->capabilities().usable)
         return Error::at("the Perf framing needs perf events, and they do not open here");
     const pf::Capabilities& caps = perf->capabilities();
-    const std::filesystem::path& proc_root = perf->options().proc_root;
+    const pf::PerfOptions& options = perf->options();
+    const pf::ProcReader proc(options.proc_root);
 
     std::unique_ptr<PerfFramingCapture> c(new PerfFramingCapture(sink));
     c->base_ = model::timeline_clock_ns();
     const collectors::CaptureContext ctx{settings, counters, c->base_};
+    const Targets targets = capture_targets(options, proc);
+    if (Status st = c->open_events(caps, ctx, targets); !st) return std::move(st).take_error();
+
+    c->send_summary(caps, targets.system_wide);
+    c->send_attrs(caps);
+    c->send_threads(proc, targets.named);
+    c->send_kernel_build_id(options.sys_root);
+    c->send_keys();
+    if (Status st = c->events_->enable(); !st) return std::move(st).take_error();
+    c->send_online_cpus();
+    c->send_maps(options.proc_root, targets.named);
+    c->send_kallsyms(options.proc_root);
+    c->start_counter_sources(collectors, ctx);
+    sink.flush();
+    c->started_ = true;
+    return c;
+}
+
+PerfFramingCapture::Targets PerfFramingCapture::capture_targets(const pf::PerfOptions& options,
+                                                                const pf::ProcReader& proc) {
     // The whole system, or the followed processes' threads (record --pid), or a command held
     // at its gate that execs once the events are open (record -- CMD: nothing to read of it
     // yet; the kernel's COMM record of its exec names it).
-    const pf::PerfOptions& options = perf->options();
-    const pf::ProcReader proc(proc_root);
-    std::vector<pid_t> targets;
-    std::vector<std::int32_t> named;  // the processes whose threads and maps are sent now
+    Targets t;
+    t.from_exec = options.from_exec;
     for (const std::int32_t pid : options.follow_pids) {
         std::vector<std::int32_t> tids =
             options.from_exec ? std::vector<std::int32_t>{} : proc.tids(pid);
         if (tids.empty()) tids.push_back(pid);
-        targets.insert(targets.end(), tids.begin(), tids.end());
-        if (!options.from_exec) named.push_back(pid);
+        t.tids.insert(t.tids.end(), tids.begin(), tids.end());
+        if (!options.from_exec) t.named.push_back(pid);
     }
-    const bool system_wide = targets.empty();
-    if (system_wide) {
-        targets.push_back(-1);
-        named = proc.pids();
+    t.system_wide = t.tids.empty();
+    if (t.system_wide) {
+        t.tids.push_back(-1);
+        t.named = proc.pids();
     }
-    pf::SessionPlan plan = pf::plan_capture(caps, ctx, targets, options.from_exec).session;
+    return t;
+}
+
+Status PerfFramingCapture::open_events(const pf::Capabilities& caps,
+                                       const collectors::CaptureContext& ctx,
+                                       const Targets& targets) {
+    pf::SessionPlan plan = pf::plan_capture(caps, ctx, targets.tids, targets.from_exec).session;
     // Many threads times many CPUs can need more descriptors than the default soft limit.
     if (rlimit lim{}; ::getrlimit(RLIMIT_NOFILE, &lim) == 0 && lim.rlim_cur < lim.rlim_max) {
         lim.rlim_cur = lim.rlim_max;
@@ -119,83 +148,105 @@ Result<std::unique_ptr<PerfFramingCapture>> PerfFramingCapture::start(
     auto events = pf::ForwardedEvents::open(plan, pf::kernel_opener(), warnings);
     for (const auto& w : warnings) spdlog::warn("perf: {}", w);
     if (!events) return std::move(events).take_error();
-    c->events_ = std::move(events).value();
+    events_ = std::move(events).value();
+    return {};
+}
 
-    std::vector<std::uint8_t> body;
-    fr::write_summary(body, summary_values(c->base_, caps.switch_records,
-                                           caps.sched_switch.has_value(), system_wide));
-    c->frame(body);
+void PerfFramingCapture::send_summary(const pf::Capabilities& caps, bool system_wide) {
+    body_.clear();
+    fr::write_summary(body_, summary_values(base_, caps.switch_records,
+                                            caps.sched_switch.has_value(), system_wide));
+    frame(body_);
+}
 
-    body.clear();
-    {
-        fr::AttrsFrameWriter w(body);
-        // The kernel's own format file of each tracepoint an event opens, once: a reader
-        // decodes the RAW payloads with the offsets this kernel reports.
-        std::set<std::uint64_t> formats;
-        for (const pf::KeyedAttr& ka : c->events_->attrs()) {
-            if (ka.attr.type != PERF_TYPE_TRACEPOINT || !formats.insert(ka.attr.config).second)
-                continue;
-            const pf::TracepointInfo* info = nullptr;
-            for (const auto* t : {&caps.sched_switch, &caps.cpu_idle})
-                if (t->has_value() && (*t)->id == ka.attr.config) info = &**t;
-            if (info != nullptr) {
-                w.format(info->format_text);
-            } else {
-                spdlog::warn("perf: no tracefs format for tracepoint {} ({}): its payloads cannot "
-                             "be decoded from the capture",
-                             ka.attr.config, ka.what);
-            }
-        }
-        for (const pf::KeyedAttr& ka : c->events_->attrs()) {
-            std::vector<std::uint8_t> bytes(sizeof ka.attr);
-            std::memcpy(bytes.data(), &ka.attr, sizeof ka.attr);
-            w.pea(bytes, ka.key);
-        }
-    }
-    c->frame(body);
-
-    body.clear();
-    {
-        fr::AttrsFrameWriter w(body);
-        for (const std::int32_t pid : named) {
-            const std::string image = proc.image(pid);
-            for (const std::int32_t tid : proc.tids(pid)) w.comm(pid, tid, image, proc.comm(pid, tid));
+void PerfFramingCapture::send_attrs(const pf::Capabilities& caps) {
+    body_.clear();
+    fr::AttrsFrameWriter w(body_);
+    // The kernel's own format file of each tracepoint an event opens, once: a reader decodes
+    // the RAW payloads with the offsets this kernel reports.
+    std::set<std::uint64_t> formats;
+    for (const pf::KeyedAttr& ka : events_->attrs()) {
+        if (ka.attr.type != PERF_TYPE_TRACEPOINT || !formats.insert(ka.attr.config).second)
+            continue;
+        const pf::TracepointInfo* info = nullptr;
+        for (const auto* t : {&caps.sched_switch, &caps.cpu_idle})
+            if (t->has_value() && (*t)->id == ka.attr.config) info = &**t;
+        if (info != nullptr) {
+            w.format(info->format_text);
+        } else {
+            spdlog::warn(
+                "perf: no tracefs format for tracepoint {} ({}): its payloads cannot "
+                "be decoded from the capture",
+                ka.attr.config, ka.what);
         }
     }
-    c->frame(body);
+    for (const pf::KeyedAttr& ka : events_->attrs()) {
+        std::vector<std::uint8_t> bytes(sizeof ka.attr);
+        std::memcpy(bytes.data(), &ka.attr, sizeof ka.attr);
+        w.pea(bytes, ka.key);
+    }
+    frame(body_);
+}
 
-    // The running kernel's build id (gatord sends it in a frame of its own after the names).
-    if (auto id = pf::kernel_build_id(perf->options().sys_root); id) {
-        body.clear();
-        fr::AttrsFrameWriter(body).kernel_build_id(*id);
-        c->frame(body);
-    } else {
-        spdlog::info("perf: no kernel build id in the capture: {}", id.error().to_string());
-    }
-
-    for (auto& cpu : c->events_->cpus()) {
-        body.clear();
-        fr::AttrsFrameWriter(body).keys(cpu.ids);
-        c->frame(body);
-    }
-    if (Status st = c->events_->enable(); !st) return std::move(st).take_error();
-    for (auto& cpu : c->events_->cpus()) {
-        body.clear();
-        fr::AttrsFrameWriter(body).online_cpu(c->now(), cpu.cpu);
-        c->frame(body);
-    }
+void PerfFramingCapture::send_threads(const pf::ProcReader& proc,
+                                      const std::vector<std::int32_t>& named) {
+    body_.clear();
+    fr::AttrsFrameWriter w(body_);
     for (const std::int32_t pid : named) {
-        body.clear();
-        fr::AttrsFrameWriter(body).maps(pid, pid,
-                                        pf::read_proc_text(proc_root, std::to_string(pid) + "/maps"));
-        c->frame(body);
+        const std::string image = proc.image(pid);
+        for (const std::int32_t tid : proc.tids(pid)) w.comm(pid, tid, image, proc.comm(pid, tid));
     }
-    if (const std::string kallsyms = pf::read_proc_text(proc_root, "kallsyms"); !kallsyms.empty()) {
-        body.clear();
-        fr::AttrsFrameWriter(body).kallsyms(kallsyms);
-        c->frame(body);
-    }
+    frame(body_);
+}
 
+void PerfFramingCapture::send_kernel_build_id(const std::filesystem::path& sys_root) {
+    // The running kernel's build id (gatord sends it in a frame of its own after the names).
+    auto id = pf::kernel_build_id(sys_root);
+    if (!id) {
+        spdlog::info("perf: no kernel build id in the capture: {}", id.error().to_string());
+        return;
+    }
+    body_.clear();
+    fr::AttrsFrameWriter(body_).kernel_build_id(*id);
+    frame(body_);
+}
+
+void PerfFramingCapture::send_keys() {
+    for (auto& cpu : events_->cpus()) {
+        body_.clear();
+        fr::AttrsFrameWriter(body_).keys(cpu.ids);
+        frame(body_);
+    }
+}
+
+void PerfFramingCapture::send_online_cpus() {
+    for (auto& cpu : events_->cpus()) {
+        body_.clear();
+        fr::AttrsFrameWriter(body_).online_cpu(now(), cpu.cpu);
+        frame(body_);
+    }
+}
+
+void PerfFramingCapture::send_maps(const std::filesystem::path& proc_root,
+                                   const std::vector<std::int32_t>& named) {
+    for (const std::int32_t pid : named) {
+        body_.clear();
+        fr::AttrsFrameWriter(body_).maps(
+            pid, pid, pf::read_proc_text(proc_root, std::to_string(pid) + "/maps"));
+        frame(body_);
+    }
+}
+
+void PerfFramingCapture::send_kallsyms(const std::filesystem::path& proc_root) {
+    const std::string kallsyms = pf::read_proc_text(proc_root, "kallsyms");
+    if (kallsyms.empty()) return;
+    body_.clear();
+    fr::AttrsFrameWriter(body_).kallsyms(kallsyms);
+    frame(body_);
+}
+
+void PerfFramingCapture::start_counter_sources(CollectorSet& collectors,
+                                               const collectors::CaptureContext& ctx) {
     // /proc and /sys counters keep their source; its samples become Block Counter frames.
     // Application annotations keep theirs; their bytes go out in External frames, as gatord
     // relays them.
@@ -205,11 +256,8 @@ Result<std::unique_ptr<PerfFramingCapture>> PerfFramingCapture::start(
             spdlog::warn("{}: {}", s->name(), st.error().to_string());
             continue;
         }
-        c->sources_.push_back(s.get());
+        sources_.push_back(s.get());
     }
-    sink.flush();
-    c->started_ = true;
-    return c;
 }
 
 void PerfFramingCapture::forward_ring(pf::ForwardedEvents::Cpu& cpu) {
@@ -309,10 +357,11 @@ void PerfFramingCapture::poll() {
         for (auto& cpu : events_->cpus()) forward_ring(cpu);
     } else {
         if (totals_.polls_held_back++ == 0)
-            spdlog::info("the client reads slowly ({} bytes unsent): the records stay in the "
-                         "kernel's rings until it catches up (LOST records say what they could "
-                         "not hold)",
-                         sink_.unsent_bytes());
+            spdlog::info(
+                "the client reads slowly ({} bytes unsent): the records stay in the "
+                "kernel's rings until it catches up (LOST records say what they could "
+                "not hold)",
+                sink_.unsent_bytes());
     }
     const model::Nanos t = now();
     for (collectors::Source* s : sources_) s->poll(t, source_events_);
@@ -332,12 +381,14 @@ void PerfFramingCapture::stop() {
     sink_.flush();
     sink_.finish();
     if (totals_.events_without_frame > 0)
-        spdlog::warn("{} events (e.g. text annotations) have no frame in the Perf framing and "
-                     "were not sent; --framing gator carries them",
-                     totals_.events_without_frame);
+        spdlog::warn(
+            "{} events (e.g. text annotations) have no frame in the Perf framing and "
+            "were not sent; --framing gator carries them",
+            totals_.events_without_frame);
     if (totals_.lost_records > 0)
-        spdlog::warn("perf: the kernel dropped {} records ({} LOST records): the reader fell behind",
-                     totals_.lost_events, totals_.lost_records);
+        spdlog::warn(
+            "perf: the kernel dropped {} records ({} LOST records): the reader fell behind",
+            totals_.lost_events, totals_.lost_records);
 }
 
 }  // namespace apcgate::daemon

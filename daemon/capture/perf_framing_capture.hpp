@@ -12,7 +12,10 @@
 // counted and reported at the end.
 #pragma once
 
+#include <sys/types.h>
+
 #include <cstdint>
+#include <filesystem>
 #include <memory>
 #include <string>
 #include <vector>
@@ -22,27 +25,34 @@
 #include "daemon/capture/capture_service.hpp"
 #include "daemon/capture/capture_sink.hpp"
 
+namespace apcgate::collectors::perf {
+struct Capabilities;
+struct PerfOptions;
+class ProcReader;
+}  // namespace apcgate::collectors::perf
+
 namespace apcgate::daemon {
 
 struct PerfFramingTotals {
     std::uint64_t frames = 0;
-    std::uint64_t bytes = 0;           // frame bodies handed to the sink
-    std::uint64_t record_bytes = 0;    // ring-buffer bytes forwarded
+    std::uint64_t bytes = 0;         // frame bodies handed to the sink
+    std::uint64_t record_bytes = 0;  // ring-buffer bytes forwarded
     std::uint64_t records = 0;
-    std::uint64_t lost_records = 0;    // PERF_RECORD_LOST / LOST_SAMPLES seen
-    std::uint64_t lost_events = 0;     // what they say was dropped
-    std::uint64_t polls_held_back = 0; // polls that left the rings alone for a slow client
+    std::uint64_t lost_records = 0;          // PERF_RECORD_LOST / LOST_SAMPLES seen
+    std::uint64_t lost_events = 0;           // what they say was dropped
+    std::uint64_t polls_held_back = 0;       // polls that left the rings alone for a slow client
     std::uint64_t events_without_frame = 0;  // source events the Perf framing cannot carry
 };
 
 class PerfFramingCapture {
-public:
+  public:
     // Opens the events and sends everything up to the enabled events (see above). The
     // collectors must hold a perf source (its probed capabilities decide what opens, its
     // options say where /proc and /sys are).
-    static Result<std::unique_ptr<PerfFramingCapture>> start(
-        CollectorSet& collectors, const model::CaptureSettings& settings,
-        const model::CaptureCounters& counters, CaptureSink& sink);
+    static Result<std::unique_ptr<PerfFramingCapture>> start(CollectorSet& collectors,
+                                                             const model::CaptureSettings& settings,
+                                                             const model::CaptureCounters& counters,
+                                                             CaptureSink& sink);
     ~PerfFramingCapture();
 
     // Forwards what the rings hold and one block of /proc counters; flushes the sink.
@@ -53,8 +63,33 @@ public:
     [[nodiscard]] const PerfFramingTotals& totals() const { return totals_; }
     [[nodiscard]] std::int64_t base_monotonic_raw() const { return base_; }
 
-private:
+  private:
+    // What the events are opened on: threads (-1: every one, on each CPU), and the processes
+    // whose threads and maps are sent at the start.
+    struct Targets {
+        std::vector<pid_t> tids;
+        std::vector<std::int32_t> named;
+        bool system_wide = false;
+        bool from_exec = false;  // a command held at its gate (record -- CMD)
+    };
+
     PerfFramingCapture(CaptureSink& sink) : sink_(sink) {}
+    static Targets capture_targets(const collectors::perf::PerfOptions& options,
+                                   const collectors::perf::ProcReader& proc);
+    Status open_events(const collectors::perf::Capabilities& caps,
+                       const collectors::CaptureContext& ctx, const Targets& targets);
+    // The start's frames, in the order the header above lists them.
+    void send_summary(const collectors::perf::Capabilities& caps, bool system_wide);
+    void send_attrs(const collectors::perf::Capabilities& caps);  // FORMAT and PEA
+    void send_threads(const collectors::perf::ProcReader& proc,
+                      const std::vector<std::int32_t>& named);  // COMM
+    void send_kernel_build_id(const std::filesystem::path& sys_root);
+    void send_keys();
+    void send_online_cpus();
+    void send_maps(const std::filesystem::path& proc_root, const std::vector<std::int32_t>& named);
+    void send_kallsyms(const std::filesystem::path& proc_root);
+    // /proc and /sys counters and annotations: the sources this framing polls itself.
+    void start_counter_sources(CollectorSet& collectors, const collectors::CaptureContext& ctx);
     void frame(const std::vector<std::uint8_t>& body);
     void forward_ring(collectors::perf::ForwardedEvents::Cpu& cpu);
     void forward_source_events(std::vector<model::Event>& events);

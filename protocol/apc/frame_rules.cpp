@@ -91,6 +91,27 @@ void FrameRuleChecker::check_message(const DecodedFrame& f, const DecodedMessage
         return;
     }
     if (first) add(m.offset, "first message is not the Summary message");
+    check_body(f, m);
+}
+
+void FrameRuleChecker::check_block_entry(const DecodedFrame& f, const DecodedMessage& m,
+                                         const BlockEntry& b) {
+    if (b.key == 0) {
+        block_core_ = f.core;
+        block_ts_ = b.value;
+        check_ts(f, m, 0, b.value, false);
+    } else if (b.key == 2) {
+        check_core(m.offset, b.value, "Block Counter (key 2)");
+        block_core_ = static_cast<std::int32_t>(b.value);
+    } else if (b.key != 1) {
+        required_message_ = true;
+        // The block's timestamp applies to each core its values are for.
+        check_core_ts(f.type, m.offset, block_core_, block_ts_);
+        check_key(m.offset, b.key, FrameType::BlockCounter);
+    }
+}
+
+void FrameRuleChecker::check_body(const DecodedFrame& f, const DecodedMessage& m) {
     const std::uint64_t at = m.offset;
     std::visit(
         [&](const auto& b) {
@@ -101,19 +122,7 @@ void FrameRuleChecker::check_message(const DecodedFrame& f, const DecodedMessage
                 check_ts(f, m, b.core, b.ts, true);
                 check_key(at, b.key, FrameType::Counter);
             } else if constexpr (std::is_same_v<T, BlockEntry>) {
-                if (b.key == 0) {
-                    block_core_ = f.core;
-                    block_ts_ = b.value;
-                    check_ts(f, m, 0, b.value, false);
-                } else if (b.key == 2) {
-                    check_core(at, b.value, "Block Counter (key 2)");
-                    block_core_ = static_cast<std::int32_t>(b.value);
-                } else if (b.key != 1) {
-                    required_message_ = true;
-                    // The block's timestamp applies to each core its values are for.
-                    check_core_ts(f.type, at, block_core_, block_ts_);
-                    check_key(at, b.key, FrameType::BlockCounter);
-                }
+                check_block_entry(f, m, b);
             } else if constexpr (std::is_same_v<T, BacktraceMessage>) {
                 check_ts(f, m, f.core, b.backtrace.ts, true);
                 if (!b.end_of_message) add(at, "Backtrace message without End of Message");

@@ -36,7 +36,7 @@ struct Violation {
 };
 
 class FrameRuleChecker {
-public:
+  public:
     // `known_keys` and `cores` are what captured.xml declares (its counters' keys, its
     // target's cores).
     FrameRuleChecker(std::vector<model::CounterKey> known_keys, std::int32_t cores);
@@ -46,8 +46,11 @@ public:
     // everything.
     std::vector<Violation> finish();
 
-private:
+  private:
     void check_message(const DecodedFrame& frame, const DecodedMessage& m);
+    // The rules of each kind of message but the Summary.
+    void check_body(const DecodedFrame& frame, const DecodedMessage& m);
+    void check_block_entry(const DecodedFrame& frame, const DecodedMessage& m, const BlockEntry& b);
     void check_ts(const DecodedFrame& frame, const DecodedMessage& m, std::int32_t core,
                   model::Nanos ts, bool per_core);
     void check_core_ts(FrameType type, std::uint64_t offset, std::int32_t core, model::Nanos ts);

@@ -23,6 +23,11 @@ std::string percent(double part, double whole) {
     return whole > 0 ? fixed(100.0 * part / whole, 1) + "%" : "-";
 }
 
+// The JSON form of a share: a fraction, 0 when there is no whole.
+double share(double part, double whole) {
+    return whole > 0 ? part / whole : 0.0;
+}
+
 std::string number(double v) {
     if (std::isfinite(v) && v == std::floor(v) && std::fabs(v) < 1e15) return fixed(v, 0);
     return fixed(v, 3);
@@ -94,15 +99,15 @@ json processes_json(const Report& r, std::size_t top) {
 
 json functions_json(const Report& r, std::size_t top) {
     json out = json::array();
+    const double n = static_cast<double>(r.samples);
     for (std::size_t i = 0; i < limit(r.functions.size(), top); ++i) {
         const auto& f = r.functions[i];
-        const double n = static_cast<double>(r.samples);
         out.push_back({{"name", f.name},
                        {"image", f.image},
                        {"self_samples", f.self_samples},
                        {"total_samples", f.total_samples},
-                       {"self_share", n > 0 ? static_cast<double>(f.self_samples) / n : 0.0},
-                       {"total_share", n > 0 ? static_cast<double>(f.total_samples) / n : 0.0}});
+                       {"self_share", share(static_cast<double>(f.self_samples), n)},
+                       {"total_share", share(static_cast<double>(f.total_samples), n)}});
     }
     return out;
 }
@@ -115,7 +120,7 @@ json spans_json(const Report& r, std::size_t top) {
         out.push_back({{"name", s.name},
                        {"count", s.count},
                        {"total_ns", s.total_ns},
-                       {"share", all_spans > 0 ? static_cast<double>(s.total_ns) / all_spans : 0.0},
+                       {"share", share(static_cast<double>(s.total_ns), all_spans)},
                        {"min_ns", s.min_ns},
                        {"median_ns", s.median_ns},
                        {"p90_ns", s.p90_ns},

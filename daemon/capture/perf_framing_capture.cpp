@@ -247,11 +247,11 @@ void PerfFramingCapture::send_kallsyms(const std::filesystem::path& proc_root) {
 
 void PerfFramingCapture::start_counter_sources(CollectorSet& collectors,
                                                const collectors::CaptureContext& ctx) {
-    // /proc and /sys counters keep their source; its samples become Block Counter frames.
-    // Application annotations keep theirs; their bytes go out in External frames, as gatord
-    // relays them.
+    // Every source but perf, whose rings this framing reads itself: the /proc and /sys
+    // counters, whose samples become Block Counter frames, and application annotations, whose
+    // bytes go out in External frames, as gatord relays them.
     for (auto& s : collectors.sources) {
-        if (s->name() != "procfs" && s->name() != "annotate") continue;
+        if (s.get() == collectors.perf) continue;
         if (Status st = s->start(ctx); !st) {
             spdlog::warn("{}: {}", s->name(), st.error().to_string());
             continue;

@@ -48,16 +48,16 @@ Status PerfReader::start() {
     stop_fd_.reset(::eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK));
     epoll_fd_.reset(::epoll_create1(EPOLL_CLOEXEC));
     if (!stop_fd_.valid() || !epoll_fd_.valid())
-        return Error::at(std::string("eventfd/epoll: ") + std::strerror(errno));
+        return Error::at(ErrorKind::Io, std::string("eventfd/epoll: ") + std::strerror(errno));
     epoll_event ev{};
     ev.events = EPOLLIN;
     ev.data.fd = stop_fd_.get();
     if (::epoll_ctl(epoll_fd_.get(), EPOLL_CTL_ADD, stop_fd_.get(), &ev) != 0)
-        return Error::at(std::string("epoll_ctl: ") + std::strerror(errno));
+        return Error::at(ErrorKind::Io, std::string("epoll_ctl: ") + std::strerror(errno));
     for (const auto& ring : session_.rings()) {
         ev.data.fd = ring.fd;
         if (::epoll_ctl(epoll_fd_.get(), EPOLL_CTL_ADD, ring.fd, &ev) != 0)
-            return Error::at(std::string("epoll_ctl: ") + std::strerror(errno));
+            return Error::at(ErrorKind::Io, std::string("epoll_ctl: ") + std::strerror(errno));
     }
     next_counters_ = monotonic_now() + config_.counter_period;
     thread_ = std::thread([this] { run(); });
@@ -151,9 +151,9 @@ void PerfReader::read_counters(std::int64_t now) {
         pending_.emplace_back(ActivityTickEv{static_cast<std::uint64_t>(now), ring.cpu});
         if (config_.repaired_switches_key) {
             const auto r = repaired.find(ring.cpu);
-            pending_.emplace_back(CounterEv{
-                static_cast<std::uint64_t>(now), ring.cpu, *config_.repaired_switches_key,
-                static_cast<std::int64_t>(r != repaired.end() ? r->second : 0)});
+            pending_.emplace_back(
+                CounterEv{static_cast<std::uint64_t>(now), ring.cpu, *config_.repaired_switches_key,
+                          static_cast<std::int64_t>(r != repaired.end() ? r->second : 0)});
         }
         const std::uint64_t n = lost.count(ring.cpu) != 0 ? lost[ring.cpu] : 0;
         if (config_.lost_key)

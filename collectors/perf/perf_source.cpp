@@ -95,8 +95,9 @@ void PerfSource::declare(model::CounterCatalog& catalog) {
 Status PerfSource::start(const CaptureContext& ctx) {
     close_capture();
     if (!caps_.usable)
-        return Error::at("perf events do not open here" +
-                         (caps_.notes.empty() ? std::string() : ": " + caps_.notes.front()));
+        return Error::at(ErrorKind::Unsupported,
+                         "perf events do not open here" +
+                             (caps_.notes.empty() ? std::string() : ": " + caps_.notes.front()));
     const ProcReader proc(options_.proc_root);
     std::vector<pid_t> targets;
     for (const std::int32_t pid : options_.follow_pids) {
@@ -180,15 +181,14 @@ void PerfSource::stop(model::Nanos now, std::vector<model::Event>& out) {
     last_stats_ = c.reader->stats();
     last_lost_ = c.normalizer.lost_total();
     const MapperStats& ms = c.mapper.stats();
-    log(LogLevel::Info, "perf: " + std::to_string(last_stats_.bytes) + " bytes of records in " +
-                            std::to_string(last_stats_.drains) + " drains, " +
-                            std::to_string(ms.switches) + " switches (" +
-                            std::to_string(ms.repeated_switches) +
-                            " to the task already shown not drawn), " +
-                            std::to_string(ms.backtraces) + " samples (" +
-                            std::to_string(ms.frames_unresolved) + " unresolved user frames), " +
-                            std::to_string(last_lost_) + " records lost, " +
-                            std::to_string(c.normalizer.throttled()) + " throttles");
+    log(LogLevel::Info,
+        "perf: " + std::to_string(last_stats_.bytes) + " bytes of records in " +
+            std::to_string(last_stats_.drains) + " drains, " + std::to_string(ms.switches) +
+            " switches (" + std::to_string(ms.repeated_switches) +
+            " to the task already shown not drawn), " + std::to_string(ms.backtraces) +
+            " samples (" + std::to_string(ms.frames_unresolved) + " unresolved user frames), " +
+            std::to_string(last_lost_) + " records lost, " +
+            std::to_string(c.normalizer.throttled()) + " throttles");
     if (last_lost_ > 0)
         log(LogLevel::Warn, "perf: the kernel dropped " + std::to_string(last_lost_) +
                                 " records in this capture (ring buffers full); see the " +

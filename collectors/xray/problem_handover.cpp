@@ -39,12 +39,12 @@ void add_report(const ingest::IngestReport& from, ingest::IngestReport& to) {
         const auto it = replayed.find(kind);
         const std::uint64_t kept = it == replayed.end() ? 0 : it->second;
         for (std::uint64_t n = kept; n < s.bad && unkept > 0; ++n, --unkept) {
-            Error e = Error::at("(not kept)");
+            Error e = Error::at(ErrorKind::Malformed, "(not kept)");
             e.record = kind;
             to.bad_record(std::move(e));
         }
     }
-    for (; unkept > 0; --unkept) to.bad_record(Error::at("(not kept)"));
+    for (; unkept > 0; --unkept) to.bad_record(Error::at(ErrorKind::Malformed, "(not kept)"));
     for (const auto& note : from.notes()) to.note(note);
 }
 

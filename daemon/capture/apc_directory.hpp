@@ -48,13 +48,11 @@ struct CaptureDocuments {
 enum class Durability { Synced, Cached };
 
 class ApcDirectory final : public CaptureSink {
-public:
+  public:
+    // An existing `dir` without `force` is ErrorKind::Refused (the callers' exit code 4); an
+    // OS failure is Io.
     static Result<std::unique_ptr<ApcDirectory>> create(const std::filesystem::path& dir,
                                                         bool force, Durability durability);
-    // Whether create() refuses `dir` because it exists and `force` is not given: the caller's
-    // exit code for it (4) differs from other failures', and is decided by what is on disk, not
-    // by the error's words.
-    [[nodiscard]] static bool refuses(const std::filesystem::path& dir, bool force);
     ~ApcDirectory() override;
     ApcDirectory(const ApcDirectory&) = delete;
     ApcDirectory& operator=(const ApcDirectory&) = delete;
@@ -73,7 +71,7 @@ public:
     [[nodiscard]] const Status& status() const { return status_; }
     [[nodiscard]] const std::filesystem::path& path() const { return dir_; }
 
-private:
+  private:
     ApcDirectory(std::filesystem::path dir, wire::UniqueFd data, std::thread remover,
                  Durability durability);
     // Appends `first` and then `second` to the data file.

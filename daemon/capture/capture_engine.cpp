@@ -40,7 +40,7 @@ Status CaptureEngine::start() {
         running_.push_back(r);
     }
     if (!plan_.sources.empty() && failed_.size() == plan_.sources.size())
-        return Error::at("no source could start: " + failed_.front());
+        return Error::at(ErrorKind::Io, "no source could start: " + failed_.front());
     encoder_.summary(plan_.summary, plan_.cores);
     return {};
 }
@@ -140,7 +140,8 @@ bool CaptureEngine::recorded_running() const {
 }
 
 bool CaptureEngine::sources_finished() const {
-    return std::all_of(running_.begin(), running_.end(), [](const Running& r) { return r.finished; });
+    return std::all_of(running_.begin(), running_.end(),
+                       [](const Running& r) { return r.finished; });
 }
 
 bool CaptureEngine::buffer_full() const {

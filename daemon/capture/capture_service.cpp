@@ -109,7 +109,7 @@ apc::SummaryInfo summary_now(std::int64_t zero_monotonic) {
 Result<std::shared_ptr<LiveCapture>> CaptureService::start_capture(
     asio::any_io_executor executor, const model::CaptureSettings& settings,
     model::CaptureCounters counters, CaptureSink& sink, LiveCapture::Ended ended) {
-    if (capture_running()) return Error::at("capture in progress");
+    if (capture_running()) return Error::at(ErrorKind::Refused, "capture in progress");
     CapturePlan plan;
     plan.settings = settings;
     plan.counters = std::move(counters);

@@ -24,7 +24,8 @@ nlohmann::json report_json(const collectors::ingest::IngestReport& r) {
     j["bytes_read"] = r.bytes_done;
     nlohmann::json kinds = nlohmann::json::object();
     for (const auto& [kind, s] : r.kinds())
-        kinds[kind] = {{"read", s.read}, {"mapped", s.mapped}, {"skipped", s.skipped}, {"bad", s.bad}};
+        kinds[kind] = {
+            {"read", s.read}, {"mapped", s.mapped}, {"skipped", s.skipped}, {"bad", s.bad}};
     j["records"] = kinds;
     j["problem_count"] = r.problem_count();
     j["problems"] = nlohmann::json::array();
@@ -36,8 +37,9 @@ nlohmann::json report_json(const collectors::ingest::IngestReport& r) {
 
 std::string report_text(const collectors::ingest::IngestReport& r) {
     std::ostringstream out;
-    out << r.input() << " (" << r.format() << "): " << (r.complete() ? "read" : "read up to a problem")
-        << ", " << r.bytes_done << " of " << r.bytes_total << " bytes\n";
+    out << r.input() << " (" << r.format()
+        << "): " << (r.complete() ? "read" : "read up to a problem") << ", " << r.bytes_done
+        << " of " << r.bytes_total << " bytes\n";
     for (const auto& [kind, s] : r.kinds()) {
         out << "  " << kind << ": " << s.read << " read, " << s.mapped << " mapped, " << s.skipped
             << " skipped";

@@ -12,7 +12,7 @@ Result<std::shared_ptr<PerfLiveCapture>> PerfLiveCapture::start(
     asio::any_io_executor executor, CollectorSet& collectors,
     const model::CaptureSettings& settings, const model::CaptureCounters& counters,
     CaptureSink& sink, Ended ended) {
-    if (g_active) return Error::at("a capture is already running");
+    if (g_active) return Error::at(ErrorKind::Refused, "a capture is already running");
     auto started = PerfFramingCapture::start(collectors, settings, counters, sink);
     if (!started) return std::move(started).take_error();
     std::shared_ptr<PerfLiveCapture> c(new PerfLiveCapture(std::move(executor), std::move(ended)));

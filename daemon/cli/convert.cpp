@@ -5,13 +5,13 @@
 // the input was damaged (any problem, not only one that stopped reading). So does SIGINT or
 // SIGTERM (a user who has seen enough of a large input): reading stops, what is open is closed,
 // the capture is written, and the exit code is 128 + the signal.
-#include <iostream>
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
 #include <chrono>
 #include <csignal>
 #include <ctime>
+#include <iostream>
 #include <ostream>
 
 #include "daemon/capture/apc_directory.hpp"
@@ -123,9 +123,8 @@ int report_outcome(const ConvertOptions& o, const ConvertOutcome& c, std::ostrea
         }
         j["timeline"] = {{"clock", c.placed.monotonic ? "CLOCK_MONOTONIC" : "the first input's"},
                          {"notes", c.placed.notes}};
-        j["capture"] = {{"events", c.totals.events},
-                        {"frames", c.totals.frames},
-                        {"bytes", c.totals.bytes}};
+        j["capture"] = {
+            {"events", c.totals.events}, {"frames", c.totals.frames}, {"bytes", c.totals.bytes}};
         j["seconds"] = c.seconds;
         j["input_mb_per_s"] =
             c.seconds > 0 ? static_cast<double>(c.total_bytes) / 1e6 / c.seconds : 0.0;
@@ -164,7 +163,7 @@ int run_convert(const ConvertOptions& o, std::ostream& out, std::ostream& err) {
     auto dir = ApcDirectory::create(o.output, o.force, Durability::Cached);
     if (!dir) {
         err << "apcgate convert: " << dir.error().to_string() << "\n";
-        return ApcDirectory::refuses(o.output, o.force) ? kExitOutputExists : kExitFailure;
+        return dir.error().is(ErrorKind::Refused) ? kExitOutputExists : kExitFailure;
     }
     ApcDirectory& sink = **dir;
     CaptureDocuments documents;
@@ -185,8 +184,8 @@ int run_convert(const ConvertOptions& o, std::ostream& out, std::ostream& err) {
     }
     const double seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-    return report_outcome(o, {set.inputs, placed, engine.totals(), seconds, total_bytes, sig},
-                          out, err);
+    return report_outcome(o, {set.inputs, placed, engine.totals(), seconds, total_bytes, sig}, out,
+                          err);
 }
 
 Subcommand add_convert_command(CLI::App& parent) {
@@ -195,22 +194,25 @@ Subcommand add_convert_command(CLI::App& parent) {
         "convert",
         "Convert trace files (Barman buffers, LLVM XRay logs, Fuchsia FXT archives, CTF traces) "
         "into one capture on one timeline");
-    convert_cmd->add_option("inputs", options->inputs,
-                            "Input traces: PATH (format detected from its magic bytes) or FMT:PATH")
+    convert_cmd
+        ->add_option("inputs", options->inputs,
+                     "Input traces: PATH (format detected from its magic bytes) or FMT:PATH")
         ->required();
-    convert_cmd->add_option("-o,--output", options->output, "Capture directory to create")->required();
+    convert_cmd->add_option("-o,--output", options->output, "Capture directory to create")
+        ->required();
     convert_cmd->add_option("--format", options->format, "Force the format of every input")
         ->check(CLI::IsMember({"barman", "xray", "fxt", "ctf"}));
     add_xray_symbol_options(convert_cmd, options->binaries, options->debug_dirs);
     convert_cmd->add_flag("--json", options->json,
                           "Print what was read, mapped and skipped per record kind as JSON");
-    convert_cmd->add_flag("-f,--force", options->force, "Overwrite the capture files of an existing directory");
+    convert_cmd->add_flag("-f,--force", options->force,
+                          "Overwrite the capture files of an existing directory");
     convert_cmd->add_option("--log-level", options->log_level, "trace..off")->capture_default_str();
 
     return {convert_cmd, [options] {
-        setup_logging(options->log_level);
-        return run_convert(*options, std::cout, std::cerr);
-    }};
+                setup_logging(options->log_level);
+                return run_convert(*options, std::cout, std::cerr);
+            }};
 }
 
 }  // namespace apcgate::daemon

@@ -12,7 +12,7 @@ TEST(IngestReport, CountsPerKindAndKeepsBoundedProblems) {
     r.mapped("Function");
     r.skipped("Function");
     for (int i = 0; i < 150; ++i) {
-        Error e = Error::at("bad");
+        Error e = Error::at(ErrorKind::Malformed, "bad");
         e.record = "CustomEvent";
         e.offset = static_cast<std::uint64_t>(i);
         r.bad_record(std::move(e));
@@ -25,9 +25,10 @@ TEST(IngestReport, CountsPerKindAndKeepsBoundedProblems) {
     EXPECT_EQ(r.problems().size(), IngestReport::kMaxKeptProblems);
     EXPECT_EQ(r.problem_count(), 150U);
     EXPECT_EQ(r.problems().front().input, "log.xray");
-    r.stopped(Error::at("truncated"));
+    r.stopped(Error::at(ErrorKind::Truncated, "truncated"));
     EXPECT_FALSE(r.complete());
     EXPECT_EQ(r.stop_reason()->message, "truncated");
+    EXPECT_TRUE(r.stop_reason()->is(ErrorKind::Truncated));
 }
 
 }  // namespace

@@ -450,7 +450,7 @@ TEST(XraySource, OnOneCpuDecodesInPollUnlessTold) {
 }
 
 Error problem(const std::string& record, std::uint64_t offset) {
-    Error e = Error::at("bad at " + std::to_string(offset));
+    Error e = Error::at(ErrorKind::Malformed, "bad at " + std::to_string(offset));
     e.record = record;
     e.offset = offset;
     return e;
@@ -464,7 +464,7 @@ TEST(ProblemHandover, AddsCountsKeptProblemsAndTheOnesNotKept) {
     from.mapped("function-enter", 4);
     from.skipped("CallArgument", 5);
     for (std::uint64_t i = 0; i < 130; ++i) from.bad_record(problem("CallArgument", 100 + i));
-    from.bad_record(Error::at("no kind"));
+    from.bad_record(Error::at(ErrorKind::Malformed, "no kind"));
     for (std::uint64_t i = 0; i < 5; ++i) from.bad_record(problem("Metadata", 500 + i));
     collectors::xray::add_report(from, to);
 

@@ -17,9 +17,13 @@ void IngestReport::bad_record(Error e) {
 
 void IngestReport::stopped(Error e) {
     if (e.input.empty()) e.input = input_;
-    if (!stop_) stop_ = e;
+    const bool first = !stop_;
+    if (first) stop_ = e;
     ++problem_count_;
-    if (problems_.size() < kMaxKeptProblems) problems_.push_back(std::move(e));
+    if (problems_.size() < kMaxKeptProblems) {
+        if (first) stop_index_ = problems_.size();
+        problems_.push_back(std::move(e));
+    }
 }
 
 }  // namespace apcgate::collectors::ingest

@@ -62,10 +62,10 @@ void log_report(const collectors::ingest::IngestReport& r) {
     for (const auto& n : r.notes()) spdlog::warn("source {}: {}", r.input(), n);
     const std::uint64_t others = r.problem_count() - (r.stop_reason() ? 1 : 0);
     std::uint64_t shown = 0;
-    for (const auto& p : r.problems()) {
+    for (std::size_t i = 0; i < r.problems().size(); ++i) {
         if (shown == std::min<std::uint64_t>(others, kMaxLoggedProblems)) break;
-        if (r.stop_reason() && p.to_string() == r.stop_reason()->to_string()) continue;
-        spdlog::warn("source {}: {}", r.input(), p.to_string());
+        if (r.stop_index() == i) continue;  // logged last, as the reason reading stopped
+        spdlog::warn("source {}: {}", r.input(), r.problems()[i].to_string());
         ++shown;
     }
     if (others > shown) spdlog::warn("source {}: {} more problems", r.input(), others - shown);

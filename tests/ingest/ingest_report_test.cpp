@@ -29,6 +29,21 @@ TEST(IngestReport, CountsPerKindAndKeepsBoundedProblems) {
     EXPECT_FALSE(r.complete());
     EXPECT_EQ(r.stop_reason()->message, "truncated");
     EXPECT_TRUE(r.stop_reason()->is(ErrorKind::Truncated));
+    EXPECT_FALSE(r.stop_index());  // the list was full: the stop is not among the kept
+}
+
+// The stop is found among the problems by its place: a bad record with the same words is
+// another problem.
+TEST(IngestReport, TheStopIsFoundByItsPlaceNotByItsText) {
+    IngestReport r("xray", "log.xray");
+    r.bad_record(Error::at(ErrorKind::Malformed, "same words"));
+    r.stopped(Error::at(ErrorKind::Truncated, "same words"));
+    r.stopped(Error::at(ErrorKind::Malformed, "a later problem"));
+    ASSERT_EQ(r.problems().size(), 3U);
+    ASSERT_TRUE(r.stop_index());
+    EXPECT_EQ(*r.stop_index(), 1U);
+    EXPECT_TRUE(r.problems()[*r.stop_index()].is(ErrorKind::Truncated));
+    EXPECT_TRUE(r.stop_reason()->is(ErrorKind::Truncated));
 }
 
 }  // namespace

@@ -510,5 +510,21 @@ TEST(ProblemHandover, AddsCountsKeptProblemsAndTheOnesNotKept) {
     EXPECT_EQ(full.kinds().count("NewBuffer"), 0U);
 }
 
+// The stop is handed over as the stop, found by its place among the problems: a bad record
+// that reads the same (same words, offset and record kind) stays a bad record.
+TEST(ProblemHandover, TheStopIsTheStopEvenWhenABadRecordReadsTheSame) {
+    IngestReport from("xray", "log"), to("xray", "log");
+    from.bad_record(problem("BufferExtents", 9));
+    Error stop = problem("BufferExtents", 9);
+    stop.kind = ErrorKind::Truncated;
+    from.stopped(std::move(stop));
+    collectors::xray::add_report(from, to);
+    ASSERT_FALSE(to.complete());
+    EXPECT_EQ(to.stop_reason()->kind, ErrorKind::Truncated);
+    ASSERT_EQ(to.problems().size(), 2U);
+    EXPECT_EQ(to.problems()[0].kind, ErrorKind::Malformed);
+    EXPECT_EQ(to.kinds().at("BufferExtents").bad, 1U);
+}
+
 }  // namespace
 }  // namespace apcgate::xray_test

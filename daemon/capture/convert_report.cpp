@@ -8,7 +8,7 @@
 namespace apcgate::daemon {
 
 nlohmann::json error_json(const Error& e) {
-    nlohmann::json j{{"message", e.to_string()}};
+    nlohmann::json j{{"message", e.to_string()}, {"kind", kind_name(e.kind)}};
     if (e.offset) j["offset"] = *e.offset;
     if (!e.record.empty()) j["record"] = e.record;
     if (!e.field.empty()) j["field"] = e.field;

@@ -73,6 +73,7 @@ TEST(BarmanConvert, TruncatedDumpKeepsDecodedRecordsAndExitsThree) {
     ASSERT_TRUE(input.contains("stopped")) << out;
     EXPECT_GE(input["stopped"]["offset"].get<std::uint64_t>(), 1744U + 9900U);
     EXPECT_EQ(input["stopped"]["record"], "record block");
+    EXPECT_EQ(input["stopped"]["kind"], "truncated");  // the file was cut, not corrupted
     EXPECT_GT(input["records"]["counter sample with PC"]["mapped"].get<int>(), 20);
 
     const auto [irc, inspect] = run_apcgate({"inspect", out_dir.string(), "--json"});
@@ -121,15 +122,15 @@ TEST(BarmanConvert, BadRecordsAreCountedTheRestConvertedAndTheExitIsThree) {
 }
 
 // Issue 27: a flipped byte in the agent's 32-bit big-endian wrapped buffer put a custom
-// counter value on core 655,361 of a store of 4 cores (2 of them with PMU settings); convert exited 0 with no problem and wrote a
-// capture inspect rejects. Now the record is a bad record naming its offset, kind and field
-// (exit 3), and the capture, without it, is valid.
+// counter value on core 655,361 of a store of 4 cores (2 of them with PMU settings); convert exited
+// 0 with no problem and wrote a capture inspect rejects. Now the record is a bad record naming its
+// offset, kind and field (exit 3), and the capture, without it, is valid.
 TEST(BarmanConvert, ARecordOnACorePastMaxCoresIsABadRecord) {
     const TestDir scratch("barman_core");
     const auto out_dir = scratch.path() / "core.apc";
-    const auto [rc, out] = run_apcgate({"convert",
-                                        APCGATE_TESTDATA_DIR "/hostile/barman_flip19_core655361.raw",
-                                        "-o", out_dir.string(), "--json"});
+    const auto [rc, out] =
+        run_apcgate({"convert", APCGATE_TESTDATA_DIR "/hostile/barman_flip19_core655361.raw", "-o",
+                     out_dir.string(), "--json"});
     EXPECT_EQ(rc, 3) << out;
     const auto j = json_in(out);
     ASSERT_TRUE(j.is_object()) << out;
@@ -140,6 +141,7 @@ TEST(BarmanConvert, ARecordOnACorePastMaxCoresIsABadRecord) {
     EXPECT_EQ(p["offset"], 2804) << p.dump();  // the core field the flip hit
     EXPECT_EQ(p["record"], "custom counter value") << p.dump();
     EXPECT_EQ(p["field"], "core") << p.dump();
+    EXPECT_EQ(p["kind"], "malformed") << p.dump();
     EXPECT_NE(p["message"].get<std::string>().find("core 655361 is not below max_cores 4"),
               std::string::npos)
         << p.dump();

@@ -26,4 +26,17 @@ void IngestReport::stopped(Error e) {
     }
 }
 
+IngestStatistics IngestReport::statistics() const {
+    IngestStatistics s;
+    for (const auto& [kind, k] : kinds_) {
+        s[IngestStat::RecordsRead] += k.read;
+        s[IngestStat::RecordsMapped] += k.mapped;
+        s[IngestStat::RecordsSkipped] += k.skipped;
+        s[IngestStat::RecordsBad] += k.bad;
+    }
+    s[IngestStat::Problems] = problem_count_;
+    if (stop_ && bytes_total > bytes_done) s[IngestStat::BytesUnread] = bytes_total - bytes_done;
+    return s;
+}
+
 }  // namespace apcgate::collectors::ingest

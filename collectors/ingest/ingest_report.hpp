@@ -11,6 +11,7 @@
 #include <string_view>
 #include <vector>
 
+#include "collectors/ingest/ingest_statistics.hpp"
 #include "protocol/wire/result.hpp"
 
 namespace apcgate::collectors::ingest {
@@ -60,6 +61,8 @@ class IngestReport {
     // True when the whole input was read and nothing in it was wrong: no bad record, no stop.
     // Only such an input converts with exit status 0; notes do not count.
     [[nodiscard]] bool clean() const { return problem_count_ == 0; }
+    // The totals over all record kinds, and what reading left unread.
+    [[nodiscard]] IngestStatistics statistics() const;
 
     std::uint64_t bytes_total = 0;  // input size, for progress and throughput
     std::uint64_t bytes_done = 0;   // consumed so far

@@ -46,5 +46,31 @@ TEST(IngestReport, TheStopIsFoundByItsPlaceNotByItsText) {
     EXPECT_TRUE(r.stop_reason()->is(ErrorKind::Truncated));
 }
 
+TEST(IngestReport, ItsStatisticsAreTheTotalsOverKindsAndWhatWasLeftUnread) {
+    IngestReport r("fxt", "trace.fxt");
+    r.bytes_total = 1000;
+    r.read("event", 5);
+    r.mapped("event", 4);
+    r.skipped("event");
+    r.read("metadata", 2);
+    r.skipped("metadata", 2);
+    Error bad = Error::at(ErrorKind::Malformed, "bad");
+    bad.record = "event";
+    r.bad_record(std::move(bad));
+    r.bytes_done = 600;
+    IngestStatistics s = r.statistics();
+    EXPECT_EQ(s[IngestStat::RecordsRead], 7U);
+    EXPECT_EQ(s[IngestStat::RecordsMapped], 4U);
+    EXPECT_EQ(s[IngestStat::RecordsSkipped], 3U);
+    EXPECT_EQ(s[IngestStat::RecordsBad], 1U);
+    EXPECT_EQ(s[IngestStat::Problems], 1U);
+    EXPECT_EQ(s[IngestStat::BytesUnread], 0U);  // reading has not stopped: nothing is lost yet
+    r.stopped(Error::at(ErrorKind::Truncated, "truncated"));
+    s = r.statistics();
+    EXPECT_EQ(s[IngestStat::Problems], 2U);
+    EXPECT_EQ(s[IngestStat::BytesUnread], 400U);
+    EXPECT_EQ(IngestStatistics::spec(IngestStat::BytesUnread).severity, model::Severity::DataLoss);
+}
+
 }  // namespace
 }  // namespace apcgate::collectors::ingest

@@ -18,6 +18,7 @@
 #include "daemon/capture/capture_documents.hpp"
 #include "daemon/capture/convert_report.hpp"
 #include "daemon/capture/ingest_registry.hpp"
+#include "daemon/capture/statistics_output.hpp"
 #include "daemon/cli/cli.hpp"
 #include "daemon/cli/common_options.hpp"
 #include "daemon/cli/interrupt_flag.hpp"
@@ -88,6 +89,7 @@ struct ConvertOutcome {
     const std::vector<ingest::IngestSource*>& inputs;
     const ingest::TimelinePlacement& placed;
     CaptureTotals totals;
+    std::vector<StatisticsOf> statistics;  // what the encoder (and any counting source) counted
     double seconds = 0;
     std::uint64_t total_bytes = 0;
     int signal = 0;  // the one that interrupted reading, or 0
@@ -125,6 +127,8 @@ int report_outcome(const ConvertOptions& o, const ConvertOutcome& c, std::ostrea
                          {"notes", c.placed.notes}};
         j["capture"] = {
             {"events", c.totals.events}, {"frames", c.totals.frames}, {"bytes", c.totals.bytes}};
+        j["statistics"] = nlohmann::json::object();
+        for (const auto& s : c.statistics) j["statistics"][s.who] = statistics_json(s.values);
         j["seconds"] = c.seconds;
         j["input_mb_per_s"] =
             c.seconds > 0 ? static_cast<double>(c.total_bytes) / 1e6 / c.seconds : 0.0;
@@ -137,6 +141,7 @@ int report_outcome(const ConvertOptions& o, const ConvertOutcome& c, std::ostrea
         err << "wrote " << o.output.string() << ": " << c.totals.events << " events, "
             << c.totals.frames << " frames, " << c.totals.bytes << " bytes in " << c.seconds
             << " s\n";
+        for (const auto& s : c.statistics) err << statistics_text(s.values);
     }
     if (c.signal != 0) return kExitSignalBase + c.signal;
     return clean ? kExitOk : kExitInvalidInput;
@@ -184,8 +189,9 @@ int run_convert(const ConvertOptions& o, std::ostream& out, std::ostream& err) {
     }
     const double seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-    return report_outcome(o, {set.inputs, placed, engine.totals(), seconds, total_bytes, sig}, out,
-                          err);
+    return report_outcome(
+        o, {set.inputs, placed, engine.totals(), engine.statistics(), seconds, total_bytes, sig},
+        out, err);
 }
 
 Subcommand add_convert_command(CLI::App& parent) {

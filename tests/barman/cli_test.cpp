@@ -9,6 +9,7 @@
 #include <iterator>
 #include <nlohmann/json.hpp>
 
+#include "protocol/apc/encoder_statistics.hpp"
 #include "serve_fixture.hpp"
 #include "store_builder.hpp"
 #include "test_dir.hpp"
@@ -75,6 +76,16 @@ TEST(BarmanConvert, TruncatedDumpKeepsDecodedRecordsAndExitsThree) {
     EXPECT_EQ(input["stopped"]["record"], "record block");
     EXPECT_EQ(input["stopped"]["kind"], "truncated");  // the file was cut, not corrupted
     EXPECT_GT(input["records"]["counter sample with PC"]["mapped"].get<int>(), 20);
+    // What the encoder counted, every statistic of its table with its severity and description.
+    const auto& encoder = j["statistics"]["encoder"];
+    ASSERT_EQ(encoder.size(), apc::kEncoderStatistics.size()) << out;
+    for (std::size_t i = 0; i < apc::kEncoderStatistics.size(); ++i) {
+        const model::StatisticSpec& spec = apc::kEncoderStatistics[i];
+        EXPECT_EQ(encoder[i]["name"], std::string(spec.name));
+        EXPECT_EQ(encoder[i]["severity"], std::string(model::severity_name(spec.severity)));
+        EXPECT_EQ(encoder[i]["description"], std::string(spec.description));
+    }
+    EXPECT_GT(encoder[static_cast<std::size_t>(apc::EncoderStat::Frames)]["value"].get<int>(), 0);
 
     const auto [irc, inspect] = run_apcgate({"inspect", out_dir.string(), "--json"});
     ASSERT_EQ(irc, 0) << inspect;

@@ -39,11 +39,15 @@ CaptureService::CaptureService(CollectorSet& collectors, std::optional<ConfigSto
     }
 }
 
-std::string CaptureService::events_xml() const { return xml::write_events(collectors_.catalog); }
+std::string CaptureService::events_xml() const {
+    return xml::write_events(collectors_.catalog);
+}
 std::string CaptureService::counters_xml() const {
     return xml::write_counters(collectors_.catalog);
 }
-std::string CaptureService::configuration_xml() const { return xml::write_configuration(config_); }
+std::string CaptureService::configuration_xml() const {
+    return xml::write_configuration(config_);
+}
 std::string CaptureService::defaults_xml() const {
     return xml::write_configuration(collectors_.catalog.defaults());
 }

@@ -87,7 +87,8 @@ Result<std::unique_ptr<PerfFramingCapture>> PerfFramingCapture::start(
     const model::CaptureCounters& counters, CaptureSink& sink) {
     pf::PerfSource* perf = collectors.perf;
     if (perf == nullptr || !perf->capabilities().usable)
-        return Error::at(ErrorKind::Unsupported, "the Perf framing needs perf events, and they do not open here");
+        return Error::at(ErrorKind::Unsupported,
+                         "the Perf framing needs perf events, and they do not open here");
     const pf::Capabilities& caps = perf->capabilities();
     const pf::PerfOptions& options = perf->options();
     const pf::ProcReader proc(options.proc_root);

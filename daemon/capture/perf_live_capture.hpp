@@ -16,13 +16,14 @@
 namespace apcgate::daemon {
 
 class PerfLiveCapture : public std::enable_shared_from_this<PerfLiveCapture> {
-public:
+  public:
     using Ended = std::function<void(const std::string& reason)>;
 
-    static Result<std::shared_ptr<PerfLiveCapture>> start(
-        asio::any_io_executor executor, CollectorSet& collectors,
-        const model::CaptureSettings& settings, const model::CaptureCounters& counters,
-        CaptureSink& sink, Ended ended);
+    static Result<std::shared_ptr<PerfLiveCapture>> start(asio::any_io_executor executor,
+                                                          CollectorSet& collectors,
+                                                          const model::CaptureSettings& settings,
+                                                          const model::CaptureCounters& counters,
+                                                          CaptureSink& sink, Ended ended);
     ~PerfLiveCapture();
 
     // Idempotent. `reason` is logged and passed to `ended`.
@@ -30,7 +31,7 @@ public:
     [[nodiscard]] bool running() const { return !stopped_; }
     [[nodiscard]] const PerfFramingTotals& totals() const { return capture_->totals(); }
 
-private:
+  private:
     PerfLiveCapture(asio::any_io_executor executor, Ended ended)
         : timer_(std::move(executor)), ended_(std::move(ended)) {}
     void arm();

@@ -28,11 +28,15 @@ nlohmann::json capture_json(const Summary& s) {
     j["type"] = s.captured.type;
     j["protocol"] = s.captured.info.protocol;
     const auto& t = s.captured.info.target;
-    j["target"] = {{"name", t.name}, {"cores", t.cores}, {"cpuid", t.cpuid},
+    j["target"] = {{"name", t.name},
+                   {"cores", t.cores},
+                   {"cpuid", t.cpuid},
                    {"sample_rate", t.sample_rate_hz}};
-    if (s.error) j["error"] = {{"message", s.error->to_string()}, {"offset", s.error->offset.value_or(0)}};
+    if (s.error)
+        j["error"] = {{"message", s.error->to_string()}, {"offset", s.error->offset.value_or(0)}};
     j["violations"] = nlohmann::json::array();
-    for (const auto& v : s.violations) j["violations"].push_back({{"offset", v.offset}, {"text", v.text}});
+    for (const auto& v : s.violations)
+        j["violations"].push_back({{"offset", v.offset}, {"text", v.text}});
     return j;
 }
 

@@ -88,7 +88,8 @@ class GatedChild {
     Status spawn(const std::vector<std::string>& command) {
         const auto exe = find_executable(command.front());
         if (!exe)
-            return Error::at(ErrorKind::Usage, "cannot run '" + command.front() + "': not found or not executable");
+            return Error::at(ErrorKind::Usage,
+                             "cannot run '" + command.front() + "': not found or not executable");
         std::vector<char*> argv;
         for (const auto& a : command) argv.push_back(const_cast<char*>(a.c_str()));  // NOLINT
         argv.push_back(nullptr);

@@ -96,7 +96,9 @@ TEST(Record, SigkillLeavesACaptureReadableUpToTheLastFlush) {
     const fs::path out = temp_dir("rec") / "kill.apc";
     DaemonProcess p({"record", "-o", out.string()});
     // Wait until several live-rate flushes reached the file.
-    for (int i = 0; i < 100 && (!fs::exists(out / "0000000000") || fs::file_size(out / "0000000000") < 2000); ++i)
+    for (int i = 0;
+         i < 100 && (!fs::exists(out / "0000000000") || fs::file_size(out / "0000000000") < 2000);
+         ++i)
         std::this_thread::sleep_for(std::chrono::milliseconds(50));
     std::this_thread::sleep_for(std::chrono::milliseconds(300));
     p.signal(SIGKILL);
@@ -139,8 +141,8 @@ TEST(Record, RefusesAnExistingDirectoryUnlessForcedAndDeletesNothingElse) {
 TEST(Record, BadSessionFileIsInvalidInput) {
     const fs::path dir = temp_dir("rec");
     std::ofstream(dir / "session.xml") << "<session version='1' sample_rate='sometimes'/>";
-    auto [rc, log] = run_apcgate({"record", "-o", (dir / "x.apc").string(), "--session",
-                                  (dir / "session.xml").string()});
+    auto [rc, log] = run_apcgate(
+        {"record", "-o", (dir / "x.apc").string(), "--session", (dir / "session.xml").string()});
     EXPECT_EQ(rc, 3) << log;
     EXPECT_NE(log.find("sample_rate"), std::string::npos) << log;
     EXPECT_FALSE(fs::exists(dir / "x.apc"));
@@ -154,7 +156,8 @@ TEST(Inspect, CorruptDataIsInvalidWithItsOffset) {
     std::fstream f(out / "0000000000", std::ios::in | std::ios::out | std::ios::binary);
     unsigned char len[4];
     f.read(reinterpret_cast<char*>(len), 4);  // NOLINT
-    const std::uint32_t first = len[0] | len[1] << 8 | len[2] << 16 | static_cast<std::uint32_t>(len[3]) << 24;
+    const std::uint32_t first =
+        len[0] | len[1] << 8 | len[2] << 16 | static_cast<std::uint32_t>(len[3]) << 24;
     f.seekp(4 + first);
     f.write("\xff\xff\xff\xff", 4);
     f.close();
@@ -175,8 +178,9 @@ fs::path handmade_capture(const std::string& name, int cores,
     std::ofstream(dir / "captured.xml")
         << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<captured version=\"1\" type=\"Gator\" "
            "protocol=\"680\"><target name=\"t\" sample_rate=\"1000\" cores=\""
-        << cores << "\" cpuid=\"0x0\" supports_live=\"yes\"/><counters><counter key=\"0x3\" "
-                    "type=\"t_count\"/></counters></captured>\n";
+        << cores
+        << "\" cpuid=\"0x0\" supports_live=\"yes\"/><counters><counter key=\"0x3\" "
+           "type=\"t_count\"/></counters></captured>\n";
     std::ofstream(dir / "session.xml")
         << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<session version=\"1\"/>\n";
     std::ofstream(dir / "events.xml") << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<events/>\n";

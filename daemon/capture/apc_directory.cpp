@@ -129,6 +129,11 @@ Result<std::unique_ptr<ApcDirectory>> ApcDirectory::create(const std::filesystem
         }
     }
     const std::filesystem::path data = dir / kApcDataFile;
+    if (force) {
+        const std::filesystem::path statistics = dir / kStatisticsFile;
+        if (::unlink(statistics.c_str()) != 0 && errno != ENOENT)
+            return os_error(statistics, "cannot delete the old capture's statistics");
+    }
     std::thread remover = force ? remove_aside(dir, data) : std::thread();
     wire::UniqueFd fd(::open(data.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644));
     if (!fd.valid()) {

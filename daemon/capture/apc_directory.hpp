@@ -19,6 +19,8 @@
 // reservation (reserve()), and gives back what is left past the end at the finish. A Synced one
 // reserves nothing: written at a live rate it would save nothing, and a recorder killed with
 // SIGKILL would keep that space allocated past the file's end until the file is deleted.
+// With `force`, an old capture's statistics.json is deleted at once: it would describe the old
+// capture if the new one ended before writing its own.
 #pragma once
 
 #include <filesystem>
@@ -36,6 +38,9 @@
 namespace apcgate::daemon {
 
 inline constexpr std::string_view kApcDataFile = "0000000000";
+// What apcgate counted while it made the capture (statistics_file.hpp), written at its end.
+// Not part of the APC format: Streamline reads the files above and leaves this one alone.
+inline constexpr std::string_view kStatisticsFile = "statistics.json";
 
 // The three XML documents of a capture directory, written before its data.
 struct CaptureDocuments {

@@ -14,6 +14,7 @@
 #include "daemon/capture/capture_sink.hpp"
 #include "daemon/capture/event_merger.hpp"
 #include "daemon/capture/event_rate_counter.hpp"
+#include "daemon/capture/statistics_of.hpp"
 #include "protocol/apc/encoder.hpp"
 #include "protocol/model/capture_settings.hpp"
 #include "protocol/model/counter_catalog.hpp"
@@ -39,12 +40,6 @@ struct CaptureTotals {
     std::uint64_t frames = 0;
     std::uint64_t bytes = 0;
     std::vector<std::string> failed_sources;  // "name: reason"
-};
-
-// Whose statistics: a source's name ("perf", "procfs", "annotate") or "encoder".
-struct StatisticsOf {
-    std::string who;
-    std::vector<model::StatisticValue> values;
 };
 
 class CaptureEngine {

@@ -33,6 +33,7 @@ class LiveCapture : public std::enable_shared_from_this<LiveCapture> {
 
     [[nodiscard]] bool running() const { return started_ && !stopped_; }
     [[nodiscard]] CaptureEngine& engine() { return *engine_; }
+    [[nodiscard]] const CaptureEngine& engine() const { return *engine_; }
     [[nodiscard]] model::Nanos now() const;
 
     static constexpr std::uint64_t kUnsentHigh = 8 << 20;

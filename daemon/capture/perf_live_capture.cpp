@@ -2,6 +2,8 @@
 
 #include <spdlog/spdlog.h>
 
+#include "daemon/capture/statistics_output.hpp"
+
 namespace apcgate::daemon {
 
 namespace {
@@ -54,7 +56,9 @@ void PerfLiveCapture::stop(const std::string& reason) {
     g_active = false;
     const auto& t = capture_->totals();
     spdlog::info("capture stopped: {}; {} perf records ({} bytes) forwarded in {} frames, {} lost",
-                 reason, t.records, t.record_bytes, t.frames, t.lost_events);
+                 reason, t[PerfFramingStat::Records], t[PerfFramingStat::RecordBytes],
+                 t[PerfFramingStat::Frames], t[PerfFramingStat::LostEvents]);
+    for (const StatisticsOf& s : capture_->statistics()) log_statistics(s.who, s.values);
     if (ended_) ended_(reason);
 }
 

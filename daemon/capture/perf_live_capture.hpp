@@ -29,7 +29,8 @@ class PerfLiveCapture : public std::enable_shared_from_this<PerfLiveCapture> {
     // Idempotent. `reason` is logged and passed to `ended`.
     void stop(const std::string& reason);
     [[nodiscard]] bool running() const { return !stopped_; }
-    [[nodiscard]] const PerfFramingTotals& totals() const { return capture_->totals(); }
+    [[nodiscard]] const PerfFramingStatistics& totals() const { return capture_->totals(); }
+    [[nodiscard]] std::vector<StatisticsOf> statistics() const { return capture_->statistics(); }
 
   private:
     PerfLiveCapture(asio::any_io_executor executor, Ended ended)

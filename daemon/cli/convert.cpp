@@ -18,6 +18,7 @@
 #include "daemon/capture/capture_documents.hpp"
 #include "daemon/capture/convert_report.hpp"
 #include "daemon/capture/ingest_registry.hpp"
+#include "daemon/capture/statistics_file.hpp"
 #include "daemon/capture/statistics_output.hpp"
 #include "daemon/cli/cli.hpp"
 #include "daemon/cli/common_options.hpp"
@@ -185,6 +186,15 @@ int run_convert(const ConvertOptions& o, std::ostream& out, std::ostream& err) {
     const int sig = convert_all(engine, set.inputs, total_bytes, interrupt, sink);
     if (!sink.status()) {
         err << "apcgate convert: " << sink.status().error().to_string() << "\n";
+        return kExitFailure;
+    }
+    // Each input's statistics and the encoder's stay with the capture, for `apcgate inspect`.
+    std::vector<StatisticsOf> parts;
+    for (const auto* in : set.inputs)
+        parts.push_back({"source " + in->report().input(), in->report().statistics().values()});
+    for (StatisticsOf& s : engine.statistics()) parts.push_back(std::move(s));
+    if (Status st = sink.write_document(kStatisticsFile, statistics_document(parts)); !st) {
+        err << "apcgate convert: " << st.error().to_string() << "\n";
         return kExitFailure;
     }
     const double seconds =

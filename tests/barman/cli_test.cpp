@@ -7,6 +7,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <map>
 #include <nlohmann/json.hpp>
 
 #include "protocol/apc/encoder_statistics.hpp"
@@ -92,6 +93,17 @@ TEST(BarmanConvert, TruncatedDumpKeepsDecodedRecordsAndExitsThree) {
     const auto summary = json_in(inspect);
     EXPECT_TRUE(summary["valid"].get<bool>());
     EXPECT_GT(summary["messages"]["Backtrace"].get<int>(), 20) << inspect;
+    // The capture keeps what the conversion counted: inspect shows the input's and the
+    // encoder's statistics as convert --json printed them, the input's problem among them.
+    std::map<std::string, nlohmann::json> recorded;
+    for (const auto& part : summary["statistics"]) recorded[part["who"]] = part["statistics"];
+    const std::string input_part = "source " + (dir / "cut.raw").string();
+    ASSERT_TRUE(recorded.count(input_part)) << summary["statistics"].dump();
+    EXPECT_EQ(recorded[input_part], input["statistics"]);
+    EXPECT_EQ(recorded["encoder"], encoder);
+    const auto [trc, text] = run_apcgate({"inspect", out_dir.string()});
+    EXPECT_EQ(trc, 0) << text;
+    EXPECT_NE(text.find(input_part + ": problems = 1 (error)"), std::string::npos) << text;
 }
 
 // A bad record is skipped and the rest converts, but the input was read wrong there: exit 3,

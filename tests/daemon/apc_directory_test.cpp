@@ -85,6 +85,20 @@ TEST(ApcDirectory, ExistingDirectoryNeedsForceAndKeepsOtherFiles) {
     fs::remove_all(dir);
 }
 
+// A capture replaced with --force that ends before writing its statistics (killed) must not
+// show the old capture's: they would describe losses it never had.
+TEST(ApcDirectory, ForceDeletesTheOldCapturesStatisticsAtOnce) {
+    const fs::path dir = fresh("stale-statistics");
+    fs::create_directories(dir);
+    std::ofstream(dir / std::string(kStatisticsFile)) << "{}";
+    auto forced = ApcDirectory::create(dir, true, Durability::Synced);
+    ASSERT_TRUE(forced);
+    EXPECT_FALSE(fs::exists(dir / std::string(kStatisticsFile)));
+    ASSERT_TRUE((*forced)->write_document(kStatisticsFile, "{\"apcgate_statistics\": 1}"));
+    EXPECT_TRUE(fs::exists(dir / std::string(kStatisticsFile)));
+    fs::remove_all(dir);
+}
+
 // Either durability: a recording's (fsync, writeback started as it grows) and a conversion's
 // (left to the kernel) write the same file.
 class ApcDirectoryDurability : public testing::TestWithParam<Durability> {};

@@ -463,7 +463,15 @@ TEST(RecordPerfFraming, AnnotationsWithoutAPerfFrameAreReported) {
         out << "phase one\n" << std::flush;
     }
     ASSERT_EQ(rec.wait(std::chrono::seconds(20)), std::optional<int>(0)) << rec.log();
-    EXPECT_NE(rec.log().find("have no frame in the Perf framing"), std::string::npos) << rec.log();
+    EXPECT_NE(rec.log().find("perf_framing_events_without_frame = 1 (data_loss)"),
+              std::string::npos)
+        << rec.log();
+    // And the capture keeps it: inspect tells later what the recording could not carry.
+    const auto [rc, text] = e2e::run_apcgate({"inspect", (dir / "a.apc").string()});
+    EXPECT_EQ(rc, 0) << text;
+    EXPECT_NE(text.find("perf_framing: perf_framing_events_without_frame = 1 (data_loss)"),
+              std::string::npos)
+        << text;
 }
 
 }  // namespace

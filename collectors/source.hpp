@@ -15,6 +15,7 @@
 #include "protocol/model/capture_settings.hpp"
 #include "protocol/model/counter_catalog.hpp"
 #include "protocol/model/event.hpp"
+#include "protocol/model/statistic.hpp"
 #include "protocol/model/target_info.hpp"
 #include "protocol/wire/result.hpp"
 
@@ -41,7 +42,7 @@ struct PollResult {
 };
 
 class Source {
-public:
+  public:
     virtual ~Source() = default;
     Source() = default;
     Source(const Source&) = delete;
@@ -67,6 +68,10 @@ public:
         (void)now;
         (void)out;
     }
+    // What the source counted in the running or last capture: every statistic of its table,
+    // zero or not (the daemon logs them when the capture ends). Trace inputs count per record
+    // kind in their IngestReport instead.
+    [[nodiscard]] virtual std::vector<model::StatisticValue> statistics() const { return {}; }
 };
 
 }  // namespace apcgate::collectors

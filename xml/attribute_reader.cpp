@@ -74,9 +74,9 @@ std::optional<double> AttributeReader::number(const char* attr) {
     return parsed;
 }
 
-void AttributeReader::fail(const char* attr, std::string message) {
+void AttributeReader::fail(ErrorKind kind, const char* attr, std::string message) {
     if (error_) return;  // the first error is the one worth reporting
-    Error e = Error::at(std::move(message)).in_input(std::string(document_));
+    Error e = Error::at(kind, std::move(message)).in_input(std::string(document_));
     e.record = element_.name();
     e.field = attr;
     error_ = std::move(e);

@@ -37,8 +37,12 @@ class AttributeReader {
     std::optional<E> choice(const char* attr, std::string_view what,
                             std::initializer_list<std::pair<std::string_view, E>> choices);
 
-    // Records `message` about `attr` (if no error is recorded yet).
-    void fail(const char* attr, std::string message);
+    // Records `message` about `attr` (if no error is recorded yet): a bad value (Malformed), or
+    // one of the kind given.
+    void fail(const char* attr, std::string message) {
+        fail(ErrorKind::Malformed, attr, std::move(message));
+    }
+    void fail(ErrorKind kind, const char* attr, std::string message);
 
     [[nodiscard]] bool ok() const { return !error_.has_value(); }
     // The first error; only valid when !ok().

@@ -25,8 +25,9 @@ Result<int> read_revision(pugi::xml_node root) {
     if (!reader.ok()) return std::move(reader).take_error();
     if (!revision) return 3;
     if (*revision != 2 && *revision != 3) {
-        reader.fail("revision", "configuration revision " + std::to_string(*revision) +
-                                    " is not supported (expected 2 or 3)");
+        reader.fail(ErrorKind::Unsupported, "revision",
+                    "configuration revision " + std::to_string(*revision) +
+                        " is not supported (expected 2 or 3)");
         return std::move(reader).take_error();
     }
     return static_cast<int>(*revision);

@@ -72,9 +72,9 @@ Result<CapturedDoc> parse_captured(std::string_view doc);
 // (PREFIX_cnt, E). `cls` is "delta" when the document omits class (its default).
 struct EventInfo {
     std::string counter, category, title, name, cls, units;
-    std::string display;  // "" when the attribute is absent (the class's default)
+    std::string display;                 // "" when the attribute is absent (the class's default)
     std::optional<std::uint32_t> event;  // added: the event attribute, when present
-    double multiplier = 1.0;  // the multiplier attribute (values are shown times it)
+    double multiplier = 1.0;             // the multiplier attribute (values are shown times it)
 };
 Result<std::vector<EventInfo>> parse_events(std::string_view doc);
 

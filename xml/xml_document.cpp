@@ -9,8 +9,8 @@
 namespace apcgate::xml {
 namespace {
 
-Error document_error(std::string_view name, std::string message) {
-    return Error::at(std::move(message)).in_input(std::string(name));
+Error document_error(std::string_view name, ErrorKind kind, std::string message) {
+    return Error::at(kind, std::move(message)).in_input(std::string(name));
 }
 
 // Some clients send only a start tag: `<request type=counters >`, or the seed's own request
@@ -37,15 +37,16 @@ Result<LoadedDocument> load_document(std::string_view text, std::string_view nam
     // Bound the work before looking at the bytes: the command reader already caps bodies, but
     // documents also come from files.
     if (text.size() > kMaxDocumentBytes)
-        return document_error(name, "document of " + std::to_string(text.size()) +
-                                        " bytes exceeds the limit of " +
-                                        std::to_string(kMaxDocumentBytes) + " bytes");
+        return document_error(name, ErrorKind::Limit,
+                              "document of " + std::to_string(text.size()) +
+                                  " bytes exceeds the limit of " +
+                                  std::to_string(kMaxDocumentBytes) + " bytes");
     const std::string_view trimmed = trim_document(text);
-    if (trimmed.empty()) return document_error(name, "empty document");
+    if (trimmed.empty()) return document_error(name, ErrorKind::Malformed, "empty document");
     // pugixml would stop at an embedded NUL and parse a truncated document without complaint;
     // NUL padding at the end was trimmed above, so one here is garbage.
     if (const auto nul = trimmed.find('\0'); nul != std::string_view::npos) {
-        Error e = document_error(name, "NUL byte inside the document");
+        Error e = document_error(name, ErrorKind::Malformed, "NUL byte inside the document");
         e.offset = static_cast<std::uint64_t>(
             nul + static_cast<std::size_t>(trimmed.data() - text.data()));
         return e;
@@ -58,15 +59,17 @@ Result<LoadedDocument> load_document(std::string_view text, std::string_view nam
     const pugi::xml_parse_result parsed = doc->load_buffer(
         normalised.data(), normalised.size(), pugi::parse_default, pugi::encoding_utf8);
     if (!parsed && !is_lone_start_tag(parsed, *doc, normalised))
-        return document_error(name, std::string("not well-formed XML: ") + parsed.description() +
-                                        " near byte " + std::to_string(parsed.offset) +
-                                        " of the normalised text");
+        return document_error(name, ErrorKind::Malformed,
+                              std::string("not well-formed XML: ") + parsed.description() +
+                                  " near byte " + std::to_string(parsed.offset) +
+                                  " of the normalised text");
 
     pugi::xml_node root = doc->document_element();
-    if (!root) return document_error(name, "no root element");
+    if (!root) return document_error(name, ErrorKind::Malformed, "no root element");
     if (!expected_root.empty() && root.name() != expected_root) {
-        Error e = document_error(name, "root element is <" + printable_excerpt(root.name()) +
-                                           ">, expected <" + std::string(expected_root) + ">");
+        Error e = document_error(name, ErrorKind::Malformed,
+                                 "root element is <" + printable_excerpt(root.name()) +
+                                     ">, expected <" + std::string(expected_root) + ">");
         e.record = std::string(expected_root);
         return e;
     }

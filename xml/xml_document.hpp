@@ -39,9 +39,10 @@ auto without_exceptions(std::string_view name, F&& body) -> decltype(body()) {
     try {
         return body();
     } catch (const std::exception& e) {
-        return Error::at(std::string("internal error: ") + e.what()).in_input(std::string(name));
+        return Error::at(ErrorKind::Internal, std::string("internal error: ") + e.what())
+            .in_input(std::string(name));
     } catch (...) {
-        return Error::at("internal error").in_input(std::string(name));
+        return Error::at(ErrorKind::Internal, "internal error").in_input(std::string(name));
     }
 }
 

@@ -42,6 +42,9 @@ void AnnotateSource::stop(model::Nanos now, std::vector<model::Event>& out) {
     capturing_ = false;
     (void)loop_->end_capture();
     handover_.take(out);
+    const AnnotateStatistics now_counted = stats().counts;
+    last_capture_ = now_counted.since(counted_at_stop_);
+    counted_at_stop_ = now_counted;
 }
 
 }  // namespace apcgate::collectors::annotate

@@ -29,6 +29,11 @@ class AnnotateSource final : public Source {
     void stop(model::Nanos now, std::vector<model::Event>& out) override;
 
     [[nodiscard]] AnnotateStats stats() const { return loop_->stats(); }
+    // What the last capture counted: from the end of the one before (the sockets take
+    // connections between captures too) to its stop().
+    [[nodiscard]] std::vector<model::StatisticValue> statistics() const override {
+        return last_capture_.values();
+    }
     [[nodiscard]] const AnnotateConfig& config() const { return config_; }
 
   private:
@@ -38,6 +43,8 @@ class AnnotateSource final : public Source {
     Status launched_;
     bool capturing_ = false;
     model::Nanos last_ = 0;
+    AnnotateStatistics counted_at_stop_;  // stats().counts when the previous capture stopped
+    AnnotateStatistics last_capture_;
 };
 
 }  // namespace apcgate::collectors::annotate

@@ -84,7 +84,7 @@ void DataLinks::on_listener(int listen_fd) {
         return;
     }
     if (links_.size() >= config_.max_data_connections) {
-        stats_.update([](AnnotateStats& s) { ++s.refused; });
+        stats_.update([](AnnotateStats& s) { ++s.counts[AnnotateStat::Refused]; });
         log_.client_warn("annotations: refused a data connection: " +
                          std::to_string(links_.size()) + " already open");
         return;
@@ -97,7 +97,7 @@ void DataLinks::on_listener(int listen_fd) {
     const int key = link->fd.get();
     reactor_.watch(key, Role::DataLink, kReadable);
     links_.emplace(key, std::move(link));
-    stats_.update([](AnnotateStats& s) { ++s.connections; });
+    stats_.update([](AnnotateStats& s) { ++s.counts[AnnotateStat::Connections]; });
 }
 
 void DataLinks::pause(Link& link) {
@@ -133,7 +133,7 @@ bool DataLinks::read_some(Link& link, std::size_t limit) {
         link.validator.feed(std::span(buffer_).first(static_cast<std::size_t>(n)), out_);
     forward(link, out_);
     if (!ok) {
-        stats_.update([](AnnotateStats& s) { ++s.dropped_protocol; });
+        stats_.update([](AnnotateStats& s) { ++s.counts[AnnotateStat::DroppedProtocol]; });
         close_link(fd, "dropped: " + link.validator.error()->to_string());
         return false;
     }
@@ -185,8 +185,8 @@ void DataLinks::close_link(int fd, const std::string& reason) {
     }
     const auto& handshake = link.validator.handshake();
     stats_.update([&](AnnotateStats& s) {
-        s.forwarded_bytes += counts.forwarded_bytes;
-        if (counts.truncated) ++s.truncated;
+        s.counts[AnnotateStat::ForwardedBytes] += counts.forwarded_bytes;
+        if (counts.truncated) ++s.counts[AnnotateStat::Truncated];
         for (std::size_t c = 0; c < kCodeSlots; ++c) s.messages[c] += counts.messages[c];
         if (!handshake) return;
         AppCounts& app = s.apps[handshake->pid];
@@ -212,7 +212,7 @@ void DataLinks::after_take() {
         }
     }
     for (int fd : flooders) {
-        stats_.update([](AnnotateStats& s) { ++s.dropped_flood; });
+        stats_.update([](AnnotateStats& s) { ++s.counts[AnnotateStat::DroppedFlood]; });
         close_link(fd, "dropped: it sent more than " + std::to_string(budget_.share) +
                            " bytes between the engine's polls " +
                            std::to_string(budget_.flood_takes) +
@@ -238,7 +238,7 @@ std::int64_t DataLinks::on_tick(std::int64_t now_ns) {
         on_readable(fd);
         const auto it = links_.find(fd);
         if (it == links_.end() || it->second->validator.handshake_done()) continue;
-        stats_.update([](AnnotateStats& s) { ++s.dropped_no_handshake; });
+        stats_.update([](AnnotateStats& s) { ++s.counts[AnnotateStat::DroppedNoHandshake]; });
         close_link(fd, "dropped: no handshake within " +
                            std::to_string(config_.handshake_timeout_ns / 1'000'000) + " ms");
     }

@@ -35,14 +35,16 @@ IoLoop::~IoLoop() {
 Status IoLoop::launch() {
     if (Status st = reactor_.open(); !st) return st;
     wake_fd_.reset(::eventfd(0, EFD_NONBLOCK | EFD_CLOEXEC));
-    if (!wake_fd_.valid()) return Error::at(std::string("eventfd: ") + std::strerror(errno));
+    if (!wake_fd_.valid())
+        return Error::at(ErrorKind::Io, std::string("eventfd: ") + std::strerror(errno));
     reactor_.watch(wake_fd_.get(), Role::Wake, EPOLLIN);
     parents_.open_unix();
     text_.open();
     try {
         thread_ = std::thread([this] { run(); });
     } catch (const std::system_error& e) {
-        return Error::at(std::string("cannot start the annotation thread: ") + e.what());
+        return Error::at(ErrorKind::Io,
+                         std::string("cannot start the annotation thread: ") + e.what());
     }
     return {};
 }
@@ -54,7 +56,8 @@ void IoLoop::wake() {
 }
 
 Status IoLoop::call(Command c) {
-    if (!thread_.joinable()) return Error::at("the annotation thread is not running");
+    if (!thread_.joinable())
+        return Error::at(ErrorKind::Internal, "the annotation thread is not running");
     std::unique_lock lock(mu_);
     command_ = c;
     const std::uint64_t ticket = ++posted_;
@@ -62,7 +65,7 @@ Status IoLoop::call(Command c) {
     wake();
     lock.lock();
     if (!cv_.wait_for(lock, kCommandTimeout, [&] { return done_ >= ticket; }))
-        return Error::at("the annotation thread did not answer");
+        return Error::at(ErrorKind::Internal, "the annotation thread did not answer");
     return {};
 }
 

@@ -20,6 +20,7 @@ class PayloadReader {
     PayloadReader(const MessageRecord& m)
         : r_(m.head, wire::Endian::Little, m.offset + kMessageHeaderBytes) {
         r_.set_record(std::string(code_name(m.code)) + " message");
+        r_.set_whole_record();  // the tokenizer framed it by its length
     }
 
     std::int64_t time(std::string_view field = "time") { return r_.packed64(field); }
@@ -235,7 +236,8 @@ Result<AnnotationMessage> parse_message(const MessageRecord& m) {
         default:
             if (m.code >= static_cast<std::uint8_t>(Code::CamTrack) && m.code <= kMaxCode)
                 return parse_cam(code, p);
-            return Error{"unknown message code " + std::to_string(m.code),
+            return Error{ErrorKind::Malformed,
+                         "unknown message code " + std::to_string(m.code),
                          {},
                          m.offset,
                          "annotation message",

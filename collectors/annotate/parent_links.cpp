@@ -54,7 +54,7 @@ void ParentLinks::on_listener(int listen_fd) {
         return;
     }
     if (clients_.size() >= config_.max_parent_clients) {
-        stats_.update([](AnnotateStats& s) { ++s.parent_refused; });
+        stats_.update([](AnnotateStats& s) { ++s.counts[AnnotateStat::ParentRefused]; });
         log_.client_warn("annotations: refused a parent connection: " +
                          std::to_string(clients_.size()) + " already open");
         return;  // closed by Fd
@@ -64,7 +64,7 @@ void ParentLinks::on_listener(int listen_fd) {
     // Only a hang-up matters: the library never writes here (anything it sends is discarded).
     reactor_.watch(key, Role::ParentClient, EPOLLIN | EPOLLRDHUP);
     clients_.emplace(key, Client{std::move(fd).value(), tcp});
-    stats_.update([](AnnotateStats& s) { ++s.parent_clients; });
+    stats_.update([](AnnotateStats& s) { ++s.counts[AnnotateStat::ParentClients]; });
 }
 
 void ParentLinks::on_client(int fd) {
@@ -103,14 +103,14 @@ void ParentLinks::notify_all() {
             log_.client_warn(
                 "annotations: dropped a parent connection that never reads its "
                 "capture-start notifications");
-            stats_.update([](AnnotateStats& s) { ++s.parent_refused; });
+            stats_.update([](AnnotateStats& s) { ++s.counts[AnnotateStat::ParentRefused]; });
             gone.push_back(fd);
         } else {
             gone.push_back(fd);
         }
     }
     for (int fd : gone) close_client(fd);
-    stats_.update([sent](AnnotateStats& s) { s.parent_notified += sent; });
+    stats_.update([sent](AnnotateStats& s) { s.counts[AnnotateStat::ParentNotified] += sent; });
     if (!clients_.empty())
         log_.debug("annotations: told " + std::to_string(sent) +
                    " waiting "

@@ -16,7 +16,8 @@ epoll_event event_for(int fd, Role role, std::uint32_t events) {
 
 Status Reactor::open() {
     epoll_.reset(::epoll_create1(EPOLL_CLOEXEC));
-    if (!epoll_.valid()) return Error::at(std::string("epoll_create1: ") + std::strerror(errno));
+    if (!epoll_.valid())
+        return Error::at(ErrorKind::Io, std::string("epoll_create1: ") + std::strerror(errno));
     return {};
 }
 

@@ -18,7 +18,7 @@ namespace apcgate::collectors::annotate {
 namespace {
 
 Error sys_error(const std::string& what) {
-    return Error::at(what + ": " + std::strerror(errno));
+    return Error::at(ErrorKind::Io, what + ": " + std::strerror(errno));
 }
 
 Result<Fd> bind_and_listen(Fd fd, const sockaddr* addr, socklen_t len, int backlog,
@@ -40,13 +40,16 @@ std::optional<sockaddr_un> unix_address(const std::filesystem::path& path) {
 
 }  // namespace
 
-std::int64_t monotonic_now_ns() { return model::timeline_clock_ns(); }
+std::int64_t monotonic_now_ns() {
+    return model::timeline_clock_ns();
+}
 
 Result<Fd> listen_abstract(std::string_view name, int backlog) {
     const std::string label = "@" + std::string(name);
     sockaddr_un addr{};
     addr.sun_family = AF_UNIX;
-    if (name.size() + 1 > sizeof addr.sun_path) return Error::at("socket name too long: " + label);
+    if (name.size() + 1 > sizeof addr.sun_path)
+        return Error::at(ErrorKind::Usage, "socket name too long: " + label);
     std::memcpy(addr.sun_path + 1, name.data(), name.size());  // sun_path[0] = 0: abstract
     Fd fd(::socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0));
     if (!fd.valid()) return sys_error("cannot create socket " + label);
@@ -66,14 +69,14 @@ Result<Fd> listen_tcp(const std::string& address, std::uint16_t port, int backlo
         a6.sin6_family = AF_INET6;
         a6.sin6_port = htons(port);
         if (::inet_pton(AF_INET6, address.c_str(), &a6.sin6_addr) != 1)
-            return Error::at("bad address " + address);
+            return Error::at(ErrorKind::Usage, "bad address " + address);
         len = sizeof a6;
     } else {
         auto& a4 = reinterpret_cast<sockaddr_in&>(storage);
         a4.sin_family = AF_INET;
         a4.sin_port = htons(port);
         if (::inet_pton(AF_INET, address.c_str(), &a4.sin_addr) != 1)
-            return Error::at("bad address " + address);
+            return Error::at(ErrorKind::Usage, "bad address " + address);
         len = sizeof a4;
     }
     Fd fd(::socket(family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0));
@@ -87,16 +90,17 @@ Result<Fd> listen_tcp(const std::string& address, std::uint16_t port, int backlo
 
 Result<Fd> listen_unix_path(const std::filesystem::path& path, mode_t mode, int backlog) {
     const auto addr = unix_address(path);
-    if (!addr) return Error::at("socket path too long: " + path.string());
+    if (!addr) return Error::at(ErrorKind::Usage, "socket path too long: " + path.string());
     const auto* sa = reinterpret_cast<const sockaddr*>(&*addr);
     struct stat st {};
     if (::lstat(path.c_str(), &st) == 0) {
         if (!S_ISSOCK(st.st_mode))
-            return Error::at(path.string() + " exists and is not a socket; not replacing it");
+            return Error::at(ErrorKind::Refused,
+                             path.string() + " exists and is not a socket; not replacing it");
         // A socket file outlives its daemon: replace it unless someone still listens there.
         Fd probe(::socket(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0));
         if (probe.valid() && ::connect(probe.get(), sa, sizeof *addr) == 0)
-            return Error::at(path.string() + " is in use by another process");
+            return Error::at(ErrorKind::Refused, path.string() + " is in use by another process");
         ::unlink(path.c_str());
     }
     Fd fd(::socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0));
@@ -111,10 +115,12 @@ Status make_fifo(const std::filesystem::path& path, mode_t mode) {
     struct stat st {};
     if (::lstat(path.c_str(), &st) == 0) {
         if (!S_ISFIFO(st.st_mode))
-            return Error::at(path.string() + " exists and is not a FIFO; not replacing it");
+            return Error::at(ErrorKind::Refused,
+                             path.string() + " exists and is not a FIFO; not replacing it");
         // Opening for writing without blocking succeeds only while a reader has it open.
         Fd probe(::open(path.c_str(), O_WRONLY | O_NONBLOCK | O_CLOEXEC));
-        if (probe.valid()) return Error::at(path.string() + " is read by another process");
+        if (probe.valid())
+            return Error::at(ErrorKind::Refused, path.string() + " is read by another process");
         ::unlink(path.c_str());
     }
     if (::mkfifo(path.c_str(), mode) != 0) return sys_error("cannot create FIFO " + path.string());

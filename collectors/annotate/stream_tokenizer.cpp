@@ -57,9 +57,10 @@ bool StreamTokenizer::fill(std::span<const std::uint8_t>& in, std::size_t want) 
     return buf_.size() == want;
 }
 
-std::optional<StreamToken> StreamTokenizer::fail(std::uint64_t offset, const char* record,
-                                                 const char* field, std::string message) {
-    error_ = Error{std::move(message), {}, offset, record, field, {}};
+std::optional<StreamToken> StreamTokenizer::fail(ErrorKind kind, std::uint64_t offset,
+                                                 const char* record, const char* field,
+                                                 std::string message) {
+    error_ = Error{kind, std::move(message), {}, offset, record, field, {}};
     state_ = State::Failed;
     buf_.clear();
     return std::nullopt;
@@ -103,7 +104,7 @@ std::optional<StreamToken> StreamTokenizer::step(std::span<const std::uint8_t>& 
 std::optional<StreamToken> StreamTokenizer::magic_byte(std::span<const std::uint8_t>& in) {
     const std::uint8_t b = in.front();
     if (b != static_cast<std::uint8_t>(kHandshakeMagic[buf_.size()]))
-        return fail(offset_, kHandshake, "magic",
+        return fail(ErrorKind::Malformed, offset_, kHandshake, "magic",
                     "not the annotation protocol: byte " + hex(b) +
                         " where the \"ANNOTATE \" handshake should be");
     fill(in, buf_.size() + 1);
@@ -115,19 +116,22 @@ std::optional<StreamToken> StreamTokenizer::version_byte(std::span<const std::ui
     const std::uint8_t b = in.front();
     if (b == '\n') {
         if (version_digits_ == 0)
-            return fail(offset_, kHandshake, "version", "empty protocol version");
+            return fail(ErrorKind::Malformed, offset_, kHandshake, "version",
+                        "empty protocol version");
         if (version_ < kMinVersion || version_ > kMaxVersion)
-            return fail(offset_ - version_digits_, kHandshake, "version",
+            return fail(ErrorKind::Unsupported, offset_ - version_digits_, kHandshake, "version",
                         "unsupported annotation protocol version " + std::to_string(version_) +
                             " (this daemon reads " + std::to_string(kMinVersion) + " to " +
                             std::to_string(kMaxVersion) + ")");
         state_ = State::Ids;
     } else if (b >= '0' && b <= '9') {
         if (++version_digits_ > kMaxVersionDigits)
-            return fail(offset_, kHandshake, "version", "protocol version too long");
+            return fail(ErrorKind::Malformed, offset_, kHandshake, "version",
+                        "protocol version too long");
         version_ = version_ * 10 + (b - '0');
     } else {
-        return fail(offset_, kHandshake, "version", "byte " + hex(b) + " in the protocol version");
+        return fail(ErrorKind::Malformed, offset_, kHandshake, "version",
+                    "byte " + hex(b) + " in the protocol version");
     }
     fill(in, buf_.size() + 1);
     return std::nullopt;
@@ -174,17 +178,17 @@ std::optional<StreamToken> StreamTokenizer::on_header() {
     code_ = r.u8("code");
     length_ = r.u32("length");
     if (!known_code(code_))
-        return fail(record_offset_, kMessage, "code",
+        return fail(ErrorKind::Malformed, record_offset_, kMessage, "code",
                     "unknown message code " + hex(code_) + ": not the annotation protocol");
     const bool visual = code_ == static_cast<std::uint8_t>(Code::Visual);
     if (visual && length_ > limits_.max_visual_bytes)
-        return fail(record_offset_ + 1, kMessage, "length",
+        return fail(ErrorKind::Limit, record_offset_ + 1, kMessage, "length",
                     "visual annotation of " + std::to_string(length_) +
                         " bytes exceeds apcgate's limit of " +
                         std::to_string(limits_.max_visual_bytes) +
                         " (the library allows images of any u32 length)");
     if (!visual && length_ > limits_.max_message_bytes)
-        return fail(record_offset_ + 1, kMessage, "length",
+        return fail(ErrorKind::Limit, record_offset_ + 1, kMessage, "length",
                     std::string(code_name(code_)) + " message of " + std::to_string(length_) +
                         " bytes exceeds the limit of " + std::to_string(limits_.max_message_bytes) +
                         " (the library never sends more than 32 KiB)");

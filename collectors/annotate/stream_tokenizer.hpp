@@ -72,8 +72,8 @@ class StreamTokenizer {
 
     // Moves up to `want` bytes of `in` into buf_; true when buf_ then holds `want` bytes.
     bool fill(std::span<const std::uint8_t>& in, std::size_t want);
-    std::optional<StreamToken> fail(std::uint64_t offset, const char* record, const char* field,
-                                    std::string message);
+    std::optional<StreamToken> fail(ErrorKind kind, std::uint64_t offset, const char* record,
+                                    const char* field, std::string message);
     // One step of the state machine on a non-empty `in`: a token, or nullopt when it needs more
     // bytes (or failed).
     std::optional<StreamToken> step(std::span<const std::uint8_t>& in);

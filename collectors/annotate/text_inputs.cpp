@@ -69,19 +69,19 @@ bool TextInputs::hand_over_full() const {
 
 void TextInputs::deliver(TextLine line, std::int32_t tid) {
     if (!capturing_) {
-        stats_.update([](AnnotateStats& s) { ++s.text_discarded; });
+        stats_.update([](AnnotateStats& s) { ++s.counts[AnnotateStat::TextDiscarded]; });
         return;
     }
     if (line.binary) {
-        stats_.update([](AnnotateStats& s) { ++s.text_bad; });
+        stats_.update([](AnnotateStats& s) { ++s.counts[AnnotateStat::TextBad]; });
         log_.client_warn("annotations: text line at offset " + std::to_string(line.offset) +
                          " starts with 0x1C (a binary annotation escape): not forwarded");
         return;
     }
     const std::size_t bytes = line.text.size();
     stats_.update([&](AnnotateStats& s) {
-        ++s.text_lines;
-        if (line.truncated) ++s.text_truncated;
+        ++s.counts[AnnotateStat::TextLines];
+        if (line.truncated) ++s.counts[AnnotateStat::TextTruncated];
     });
     handover_.push_annotation(tid, model::TextAnnotation{line.colour, std::move(line.text)}, bytes);
 }
@@ -150,7 +150,7 @@ void TextInputs::on_listener() {
     reactor_.watch(key, Role::TextClient, kReadable);
     clients_.emplace(
         key, Client{std::move(fd).value(), TextLineTokenizer(config_.max_text_bytes), tid, false});
-    stats_.update([](AnnotateStats& s) { ++s.text_clients; });
+    stats_.update([](AnnotateStats& s) { ++s.counts[AnnotateStat::TextClients]; });
 }
 
 void TextInputs::on_client(int fd) {

@@ -33,9 +33,9 @@ BlockSurvey survey_blocks(const BarmanSource::Loaded& in) {
 }
 
 Error oversized_block(const Block& b) {
-    Error e =
-        Error::at("block of " + std::to_string(b.length) + " bytes is longer than any record (" +
-                  std::to_string(kMaxBlockBytes) + "): skipped");
+    Error e = Error::at(ErrorKind::Limit, "block of " + std::to_string(b.length) +
+                                              " bytes is longer than any record (" +
+                                              std::to_string(kMaxBlockBytes) + "): skipped");
     e.offset = b.file_offset;
     e.record = std::string(kind::kBlock);
     e.field = "length";

@@ -61,8 +61,8 @@ class BarmanSource final : public ingest::IngestSource {
 
   private:
     struct Capture;
-    BarmanSource(std::filesystem::path path, Header header, model::Nanos origin,
-                 int cores_named, std::uint64_t size);
+    BarmanSource(std::filesystem::path path, Header header, model::Nanos origin, int cores_named,
+                 std::uint64_t size);
     void finish_reading();
     // The input's time origin; sets `cores_named` to the cores its records name (below
     // max_cores; the highest + 1).

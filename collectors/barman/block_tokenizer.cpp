@@ -7,7 +7,10 @@
 namespace apcgate::collectors::barman {
 
 BlockTokenizer::Step BlockTokenizer::fail(std::string message) {
-    Error e = Error::at(std::move(message));
+    // Both failures are at the end of the record data: where the file ended before it, the
+    // last block was cut, not written wrong.
+    Error e = Error::at(geometry_.truncated ? ErrorKind::Truncated : ErrorKind::Malformed,
+                        std::move(message));
     e.offset = geometry_.file_offset(pos_);
     e.record = std::string(kind::kBlock);
     e.field = "length";

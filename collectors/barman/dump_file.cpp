@@ -14,11 +14,11 @@ namespace apcgate::collectors::barman {
 Result<DumpFile> DumpFile::open(const std::filesystem::path& path) {
     wire::UniqueFd fd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
     if (!fd.valid())
-        return Error::at(std::string("cannot open: ") + std::strerror(errno))
+        return Error::at(ErrorKind::Io, std::string("cannot open: ") + std::strerror(errno))
             .in_input(path.string());
     struct stat st {};
     if (::fstat(fd.get(), &st) != 0 || !S_ISREG(st.st_mode))
-        return Error::at("not a regular file").in_input(path.string());
+        return Error::at(ErrorKind::Unsupported, "not a regular file").in_input(path.string());
     return DumpFile(std::move(fd), static_cast<std::uint64_t>(st.st_size), path.string());
 }
 
@@ -29,8 +29,10 @@ Status DumpFile::read_at(std::uint64_t offset, std::span<std::uint8_t> out) cons
                                   static_cast<off_t>(offset + done));
         if (n < 0 && errno == EINTR) continue;
         if (n <= 0) {
-            Error e = Error::at(n == 0 ? "the file ended early (it changed while being read?)"
-                                       : std::string("read failed: ") + std::strerror(errno));
+            Error e = n == 0 ? Error::at(ErrorKind::Truncated,
+                                         "the file ended early (it changed while being read?)")
+                             : Error::at(ErrorKind::Io,
+                                         std::string("read failed: ") + std::strerror(errno));
             e.input = path_;
             e.offset = offset + done;
             return e;

@@ -127,7 +127,7 @@ struct Header {
 
 // Reads the preamble from the first bytes of the file (at least 92).
 // An error in the header: at `offset`, naming the field (record kind "header").
-Error header_error(std::string message, std::uint64_t offset, std::string field);
+Error header_error(ErrorKind kind, std::string message, std::uint64_t offset, std::string field);
 
 Result<Preamble> read_preamble(std::span<const std::uint8_t> bytes);
 

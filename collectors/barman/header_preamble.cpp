@@ -55,8 +55,8 @@ std::string describe_bytes(std::span<const std::uint8_t> head) {
 
 }  // namespace
 
-Error header_error(std::string message, std::uint64_t offset, std::string field) {
-    Error e = Error::at(std::move(message));
+Error header_error(ErrorKind kind, std::string message, std::uint64_t offset, std::string field) {
+    Error e = Error::at(kind, std::move(message));
     e.offset = offset;
     e.record = std::string(kind::kHeader);
     e.field = std::move(field);
@@ -82,11 +82,13 @@ bool is_barman_magic(std::span<const std::uint8_t> head) {
 Result<Preamble> read_preamble(std::span<const std::uint8_t> bytes) {
     if (bytes.size() < 8)
         return header_error(
+            ErrorKind::Truncated,
             "file too short for the 8 magic bytes (" + std::to_string(bytes.size()) + " bytes)", 0,
             "magic_bytes");
     const auto abi = abi_of(bytes);
     if (!abi)
-        return header_error("unknown magic " + describe_bytes(bytes) +
+        return header_error(ErrorKind::Malformed,
+                            "unknown magic " + describe_bytes(bytes) +
                                 ": expected \"BARMAN32\" or \"BARMAN64\" in either byte order",
                             0, "magic_bytes");
     Preamble p;
@@ -116,14 +118,17 @@ Result<Preamble> read_preamble(std::span<const std::uint8_t> bytes) {
 
     if (p.version < 1 || p.version > 3)
         return header_error(
+            ErrorKind::Unsupported,
             "protocol version " + std::to_string(p.version) + " is not supported (1 to 3)", 8,
             "protocol_version");
     if (p.header_length < HeaderPlan::kFixedSize)
-        return header_error("header_length " + std::to_string(p.header_length) +
+        return header_error(ErrorKind::Malformed,
+                            "header_length " + std::to_string(p.header_length) +
                                 " is shorter than the 92-byte fixed header",
                             12, "header_length");
     if (p.data_store_type != 1 && p.data_store_type != 2)
-        return header_error("data store type " + std::to_string(p.data_store_type) +
+        return header_error(ErrorKind::Unsupported,
+                            "data store type " + std::to_string(p.data_store_type) +
                                 " has no records in memory (1 = linear, 2 = circular)",
                             16, "data_store_type");
     struct Limit {
@@ -141,13 +146,15 @@ Result<Preamble> read_preamble(std::span<const std::uint8_t> bytes) {
           Limit{c.num_custom_counters, ConstantLimits::kMaxCustomCounters, "num_custom_counters",
                 56}}) {
         if (l.value > l.max)
-            return header_error(std::string(l.field) + " " + std::to_string(l.value) +
+            return header_error(ErrorKind::Limit,
+                                std::string(l.field) + " " + std::to_string(l.value) +
                                     " is implausible (limit " + std::to_string(l.max) + ")",
                                 l.offset, l.field);
     }
-    if (c.max_cores == 0) return header_error("max_cores is 0", 36, "max_cores");
+    if (c.max_cores == 0)
+        return header_error(ErrorKind::Malformed, "max_cores is 0", 36, "max_cores");
     if (p.clock.multiplier == 0 || p.clock.divisor == 0)
-        return header_error("clock multiplier and divisor must not be 0",
+        return header_error(ErrorKind::Malformed, "clock multiplier and divisor must not be 0",
                             p.clock.multiplier == 0 ? 68 : 76,
                             p.clock.multiplier == 0 ? "timestamp_multiplier" : "timestamp_divisor");
     return p;

@@ -36,7 +36,8 @@ class StringTable {
     std::string at(std::uint32_t ptr, std::uint64_t field_offset, const char* field) {
         if (ptr >= used_.size()) {
             if (!(used_.empty() && ptr == 0))
-                problems_.push_back(header_error("string pointer " + std::to_string(ptr) +
+                problems_.push_back(header_error(ErrorKind::Malformed,
+                                                 "string pointer " + std::to_string(ptr) +
                                                      " is past the string table's " +
                                                      std::to_string(used_.size()) + " used bytes",
                                                  field_offset, field));
@@ -57,7 +58,8 @@ class StringTable {
 std::uint32_t clamp_count(std::uint32_t n, std::uint32_t max, std::uint64_t offset,
                           const char* field, std::vector<Error>& problems) {
     if (n <= max) return n;
-    problems.push_back(header_error(std::string(field) + " " + std::to_string(n) +
+    problems.push_back(header_error(ErrorKind::Malformed,
+                                    std::string(field) + " " + std::to_string(n) +
                                         " exceeds its array of " + std::to_string(max) +
                                         "; reading " + std::to_string(max),
                                     offset, field));
@@ -136,7 +138,8 @@ void read_custom_charts(wire::ByteReader& r, Header& h, StringTable& strings,
         const std::uint64_t at = r.offset();
         s.chart_index = r.u32("chart_index");
         if (s.chart_index >= charts) {
-            h.problems.push_back(header_error("series " + std::to_string(i) + " names chart " +
+            h.problems.push_back(header_error(ErrorKind::Malformed,
+                                              "series " + std::to_string(i) + " names chart " +
                                                   std::to_string(s.chart_index) + " of " +
                                                   std::to_string(charts),
                                               at, "chart_index"));
@@ -165,7 +168,8 @@ Result<Header> read_header(std::span<const std::uint8_t> bytes, std::uint64_t fi
     const ConfigConstants& c = p.constants;
     const std::uint64_t minimum = minimum_header_size(p);
     if (minimum > file_size)
-        return header_error("the stored constants (max_cores " + std::to_string(c.max_cores) +
+        return header_error(ErrorKind::Truncated,
+                            "the stored constants (max_cores " + std::to_string(c.max_cores) +
                                 ", max_task_infos " + std::to_string(c.max_task_infos) +
                                 ", max_mmap_layout " + std::to_string(c.max_mmap_layouts) +
                                 ", max_pmu_counters " + std::to_string(c.max_pmu_counters) +
@@ -175,16 +179,19 @@ Result<Header> read_header(std::span<const std::uint8_t> bytes, std::uint64_t fi
                                 " bytes, more than the file's " + std::to_string(file_size),
                             36, "config_constants");
     if (p.header_length > file_size)
-        return header_error("header_length " + std::to_string(p.header_length) +
+        return header_error(ErrorKind::Truncated,
+                            "header_length " + std::to_string(p.header_length) +
                                 " is more than the file's " + std::to_string(file_size) + " bytes",
                             12, "header_length");
     if (minimum > p.header_length)
-        return header_error("header_length " + std::to_string(p.header_length) +
+        return header_error(ErrorKind::Malformed,
+                            "header_length " + std::to_string(p.header_length) +
                                 " is less than the " + std::to_string(minimum) +
                                 " bytes the stored constants need",
                             12, "header_length");
     if (bytes.size() < p.header_length)
-        return header_error("only " + std::to_string(bytes.size()) + " of the header's " +
+        return header_error(ErrorKind::Truncated,
+                            "only " + std::to_string(bytes.size()) + " of the header's " +
                                 std::to_string(p.header_length) + " bytes were given",
                             bytes.size(), "header_length");
 
@@ -202,13 +209,15 @@ Result<Header> read_header(std::span<const std::uint8_t> bytes, std::uint64_t fi
         r.seek(*h.plan.chart_count);
         const std::uint32_t charts = r.u32("num_custom_charts");
         if (charts == 0 || charts > c.num_custom_counters)
-            return header_error("num_custom_charts " + std::to_string(charts) +
+            return header_error(ErrorKind::Malformed,
+                                "num_custom_charts " + std::to_string(charts) +
                                     " must be between 1 and num_custom_counters (" +
                                     std::to_string(c.num_custom_counters) + ")",
                                 *h.plan.chart_count, "num_custom_charts");
         place_charts(h.plan, c, charts);
         if (h.plan.sections_end + data_store_size(p.abi) > p.header_length)
-            return header_error(std::to_string(charts) + " custom charts make the header " +
+            return header_error(ErrorKind::Malformed,
+                                std::to_string(charts) + " custom charts make the header " +
                                     std::to_string(h.plan.sections_end + data_store_size(p.abi)) +
                                     " bytes, more than header_length " +
                                     std::to_string(p.header_length),
@@ -218,6 +227,7 @@ Result<Header> read_header(std::span<const std::uint8_t> bytes, std::uint64_t fi
     const auto ds = place_data_store(p.abi, h.plan.sections_end, p.header_length);
     if (!ds)
         return header_error(
+            ErrorKind::Malformed,
             "header_length " + std::to_string(p.header_length) +
                 " does not match the header the constants describe (its sections end at " +
                 std::to_string(h.plan.sections_end) + ", then " +

@@ -21,7 +21,7 @@ model::WaitState wait_of(std::uint8_t reason) {
 }
 
 Error record_problem(std::string message, std::uint64_t offset, std::string_view kind) {
-    Error e = Error::at(std::move(message));
+    Error e = Error::at(ErrorKind::Malformed, std::move(message));
     e.offset = offset;
     e.record = std::string(kind);
     return e;

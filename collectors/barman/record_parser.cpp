@@ -130,6 +130,7 @@ Result<RecordRef> RecordParser::parse(std::span<const std::uint8_t> data,
                                       std::uint64_t file_offset) {
     wire::ByteReader r(data, layout_.abi.endian, file_offset);
     r.set_record(kind::kBlock);
+    r.set_whole_record();  // a block, cut out by its length
     RecordHeader h;
     h.type = r.u32("record_type");
     h.core = r.u32("core");
@@ -138,8 +139,9 @@ Result<RecordRef> RecordParser::parse(std::span<const std::uint8_t> data,
     // Every record names the core it was written on, and the capture declares the header's
     // cores only: a core past them is a corrupt field, whatever the record.
     if (h.core >= counters_per_core_.size()) {
-        Error e = Error::at("core " + std::to_string(h.core) + " is not below max_cores " +
-                            std::to_string(counters_per_core_.size()));
+        Error e = Error::at(ErrorKind::Malformed, "core " + std::to_string(h.core) +
+                                                      " is not below max_cores " +
+                                                      std::to_string(counters_per_core_.size()));
         e.offset = file_offset + 4;
         e.record = std::string(kind::of_type(h.type));
         e.field = "core";

@@ -5,8 +5,8 @@
 namespace apcgate::collectors::barman {
 namespace {
 
-Error store_error(std::string message, std::uint64_t offset, const char* field) {
-    Error e = Error::at(std::move(message));
+Error store_error(ErrorKind kind, std::string message, std::uint64_t offset, const char* field) {
+    Error e = Error::at(kind, std::move(message));
     e.offset = offset;
     e.record = std::string(kind::kHeader);
     e.field = field;
@@ -27,7 +27,8 @@ std::uint64_t ring_length(const DataStore& s, const Header& h, std::vector<Error
     if (s.write_offset < s.read_offset && s.read_offset < len)
         return len - s.read_offset + s.write_offset;
     problems.push_back(
-        store_error("read_offset " + n(s.read_offset) + " and write_offset " + n(s.write_offset) +
+        store_error(ErrorKind::Malformed,
+                    "read_offset " + n(s.read_offset) + " and write_offset " + n(s.write_offset) +
                         " describe more than the circular store's " + n(len) + " bytes",
                     h.data_store_offset + 8, "write_offset"));
     const std::uint64_t r = s.read_offset % len, w = s.write_offset % len;
@@ -49,20 +50,23 @@ StoreGeometry plan_store(const Header& h, std::uint64_t file_size, std::vector<E
         std::uint64_t read = s.read_offset, write = s.write_offset;
         if (write > s.buffer_length) {
             problems.push_back(store_error(
+                ErrorKind::Malformed,
                 "write_offset " + n(write) + " is past buffer_length " + n(s.buffer_length),
                 h.data_store_offset + 8, "write_offset"));
             write = s.buffer_length;
         }
         if (read > write) {
             problems.push_back(
-                store_error("read_offset " + n(read) + " is past write_offset " + n(write),
+                store_error(ErrorKind::Malformed,
+                            "read_offset " + n(read) + " is past write_offset " + n(write),
                             h.data_store_offset + 16, "read_offset"));
             read = write;
         }
         g.start = read;
         g.data_length = write - read;
         if (g.start + g.data_length > in_file) {
-            g.truncated = store_error("the file ends at byte " + n(file_size) +
+            g.truncated = store_error(ErrorKind::Truncated,
+                                      "the file ends at byte " + n(file_size) +
                                           ", inside the record data that runs to byte " +
                                           n(g.area + g.start + g.data_length),
                                       file_size, "write_offset");
@@ -72,7 +76,8 @@ StoreGeometry plan_store(const Header& h, std::uint64_t file_size, std::vector<E
     }
     if (s.buffer_length == 0) {
         if (s.write_offset != s.read_offset)
-            problems.push_back(store_error("a circular store with buffer_length 0 cannot hold data",
+            problems.push_back(store_error(ErrorKind::Malformed,
+                                           "a circular store with buffer_length 0 cannot hold data",
                                            h.data_store_offset, "buffer_length"));
         return g;
     }
@@ -84,7 +89,8 @@ StoreGeometry plan_store(const Header& h, std::uint64_t file_size, std::vector<E
         // physical end first: only those the file still holds can be read.
         const std::uint64_t readable = in_file > g.start ? in_file - g.start : 0;
         if (readable < g.data_length) {
-            g.truncated = store_error("the file ends at byte " + n(file_size) + ", inside the " +
+            g.truncated = store_error(ErrorKind::Truncated,
+                                      "the file ends at byte " + n(file_size) + ", inside the " +
                                           n(s.buffer_length) +
                                           "-byte circular store that starts at byte " + n(g.area),
                                       file_size, "buffer_length");

@@ -86,10 +86,10 @@ std::string_view next_word(std::string_view& s) {
 
 }  // namespace
 
-Error take_bt_error(std::string_view what) {
+Error take_bt_error(ErrorKind kind, std::string_view what) {
     ErrorRef error(bt_current_thread_take_error());
     std::string message(what);
-    if (!error) return Error::at(message);
+    if (!error) return Error::at(kind, message);
     const std::uint64_t n = bt_error_get_cause_count(error.get());
     std::string causes;
     std::string file;
@@ -109,7 +109,7 @@ Error take_bt_error(std::string_view what) {
         ++kept;
     }
     if (!causes.empty()) message += ": libbabeltrace2 said: " + causes;
-    Error e = Error::at(std::move(message));
+    Error e = Error::at(kind, std::move(message));
     e.input = std::move(file);
     return e;
 }

@@ -15,8 +15,9 @@ namespace apcgate::collectors::ctf {
 
 // Takes (and clears) the current thread's babeltrace error: "what: cause; cause; ...", with
 // `input` set to the data stream file that failed when a cause names one. Returns an error
-// saying only `what` when babeltrace recorded none.
-Error take_bt_error(std::string_view what);
+// saying only `what` when babeltrace recorded none. The kind is the caller's: babeltrace's
+// causes do not say whether the trace or the graph was at fault.
+Error take_bt_error(ErrorKind kind, std::string_view what);
 
 // The messages of babeltrace's log lines at level E or F in `log`, without the date, pid and
 // source-location prefix, in the order they were written; at most `limit` of them.

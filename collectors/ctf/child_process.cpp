@@ -93,13 +93,14 @@ Result<std::unique_ptr<ChildProcess>> ChildProcess::spawn(const std::filesystem:
 
     int fds[2];
     if (::pipe2(fds, O_CLOEXEC) != 0)
-        return Error::at(std::string("cannot make a pipe: ") + std::strerror(errno));
+        return Error::at(ErrorKind::Io, std::string("cannot make a pipe: ") + std::strerror(errno));
     wire::UniqueFd read_end(fds[0]), write_end(fds[1]);
     // A chunk frame is a few MiB: a larger pipe (1 MiB, the default pipe-max-size) means fewer
     // switches between a writer waiting for room and a reader waiting for bytes. Best effort.
     ::fcntl(write_end.get(), F_SETPIPE_SZ, kPipeBytes);
     const pid_t pid = ::fork();
-    if (pid < 0) return Error::at(std::string("cannot fork: ") + std::strerror(errno));
+    if (pid < 0)
+        return Error::at(ErrorKind::Io, std::string("cannot fork: ") + std::strerror(errno));
     if (pid == 0) exec_child(write_end.get(), exe_path.c_str(), argv.data(), envp.data());
     write_end.reset();  // the parent sees EOF once the child (its only writer) is gone
     return std::unique_ptr<ChildProcess>(new ChildProcess(pid, std::move(read_end)));

@@ -34,9 +34,10 @@ Result<ProbeResult> run_probe(const fs::path& input, const std::vector<fs::path>
         lost = (*worker)->malformed(st.error(), doing());
         return ProbeResult{};
     }
-    auto probe = *kind == FrameKind::Probe
-                     ? decode_probe(body)
-                     : Result<ProbeResult>(Error::at("a probe frame was expected"));
+    auto probe =
+        *kind == FrameKind::Probe
+            ? decode_probe(body)
+            : Result<ProbeResult>(Error::at(ErrorKind::Internal, "a probe frame was expected"));
     if (!probe) {
         lost = (*worker)->malformed(probe.error(), doing());
         return ProbeResult{};
@@ -228,8 +229,11 @@ void CtfSource::read_frames() {
         }
         if (*kind != FrameKind::Chunk) {
             const bool end = *kind == FrameKind::End;
-            Error e = end ? Error::at("the CTF worker ended before the trace's end: " + doing())
-                          : worker_->malformed(Error::at("an unexpected probe frame"), doing());
+            Error e =
+                end ? Error::at(ErrorKind::Internal,
+                                "the CTF worker ended before the trace's end: " + doing())
+                    : worker_->malformed(
+                          Error::at(ErrorKind::Internal, "an unexpected probe frame"), doing());
             return end_with(std::move(e), std::move(chunk));
         }
         if (Status st = decode_chunk(body_, keys_, chunk); !st)

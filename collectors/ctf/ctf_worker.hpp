@@ -5,8 +5,9 @@
 //   apcgate __ctf-worker decode ZERO ORIGIN NCOUNTERS COUNTER... TRACE...
 //       chunk frames of mapped model events until the last (finished) one, or an error frame
 //       when no graph can be built; then an end frame. A decode that passes the bound of
-//       decode_bound.hpp (an endless one) ends there, its last chunk saying why. COUNTER... are the capture's enabled
-//       counter names the mapper may fill; the child keys them 3, 4, ... in that order.
+//       decode_bound.hpp (an endless one) ends there, its last chunk saying why. COUNTER... are the
+//       capture's enabled counter names the mapper may fill; the child keys them 3, 4, ... in that
+//       order.
 // Frames (worker_frames.hpp) go to the output fd; nothing else does.
 //
 // Before it touches a trace the worker makes no core files, limits its address space

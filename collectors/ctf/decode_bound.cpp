@@ -29,11 +29,13 @@ bool DecodeBound::exceeded(std::uint64_t events) {
 
 Error DecodeBound::error(std::uint64_t events) const {
     Error e = Error::at(
+        ErrorKind::Limit,
         "libbabeltrace2 decoded " + std::to_string(events) + " events from " +
-        std::to_string(bytes_) + " bytes of data streams, more than the bound of " +
-        std::to_string(kEventsPerStreamByte) + " events per byte (" + std::to_string(max_events()) +
-        " events: one per bit); a malformed trace decodes empty events forever, so reading "
-        "stopped there");
+            std::to_string(bytes_) + " bytes of data streams, more than the bound of " +
+            std::to_string(kEventsPerStreamByte) + " events per byte (" +
+            std::to_string(max_events()) +
+            " events: one per bit); a malformed trace decodes empty events forever, so reading "
+            "stopped there");
     e.record = "CTF data stream";
     return e;
 }

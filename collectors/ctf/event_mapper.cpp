@@ -139,8 +139,9 @@ void EventMapper::packet_beginning(const bt_message* m) {
         if (cpu >= 0 && static_cast<std::uint64_t>(cpu) <= kMaxCore) {
             s.core = static_cast<std::int32_t>(cpu);
         } else {
-            Error e = Error::at("cpu_id " + std::to_string(cpu) +
-                                " is out of range; events counted on core 0");
+            Error e =
+                Error::at(ErrorKind::Malformed, "cpu_id " + std::to_string(cpu) +
+                                                    " is out of range; events counted on core 0");
             e.record = "CTF packet context";
             e.field = "cpu_id";
             report_.bad_record(std::move(e));

@@ -42,7 +42,8 @@ Status check_metadata_packets(std::span<const std::uint8_t> metadata) {
                        " bits is smaller than content_size or not whole bytes",
                    "packet_size");
         else if (content_bits / 8 > metadata.size() - start)
-            r.fail("content_size " + std::to_string(content_bits) +
+            r.fail(ErrorKind::Truncated,
+                   "content_size " + std::to_string(content_bits) +
                        " bits runs past the end of the file",
                    "content_size");
         if (!r.ok()) break;
@@ -55,7 +56,7 @@ Status check_metadata_packets(std::span<const std::uint8_t> metadata) {
 
 Status check_metadata_file(const std::filesystem::path& metadata) {
     std::FILE* f = std::fopen(metadata.c_str(), "rb");
-    if (f == nullptr) return Error::at("cannot open").in_input(metadata.string());
+    if (f == nullptr) return Error::at(ErrorKind::Io, "cannot open").in_input(metadata.string());
     std::vector<std::uint8_t> bytes(4);
     std::size_t n = std::fread(bytes.data(), 1, bytes.size(), f);
     const std::span<const std::uint8_t> head(bytes.data(), n);
@@ -67,7 +68,8 @@ Status check_metadata_file(const std::filesystem::path& metadata) {
         const auto size = std::filesystem::file_size(metadata, ec);
         if (ec || size > kMaxMetadataBytes) {
             std::fclose(f);
-            return Error::at("packetised metadata larger than 64 MiB").in_input(metadata.string());
+            return Error::at(ErrorKind::Limit, "packetised metadata larger than 64 MiB")
+                .in_input(metadata.string());
         }
         bytes.resize(size);
         n += std::fread(bytes.data() + n, 1, size - n, f);

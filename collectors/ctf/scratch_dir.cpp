@@ -13,7 +13,8 @@ namespace fs = std::filesystem;
 Result<ScratchDir> ScratchDir::make(const fs::path& parent, std::string_view prefix) {
     std::string name = (parent / (std::string(prefix) + "-XXXXXX")).string();
     if (::mkdtemp(name.data()) == nullptr)
-        return Error::at(std::string("cannot make a temporary directory: ") + std::strerror(errno))
+        return Error::at(ErrorKind::Io,
+                         std::string("cannot make a temporary directory: ") + std::strerror(errno))
             .in_input(parent.string());
     return ScratchDir(fs::path(name));
 }

@@ -136,7 +136,9 @@ Error loss(const fs::path& stream, std::uint64_t size, std::uint64_t kept) {
             std::to_string(kept) + "; the " + std::to_string(size - kept) +
             " bytes from there to the file's end at byte " + bytes + " were not read";
     }
-    Error e = Error::at(std::move(what));
+    // Malformed: libbabeltrace2 refused a packet, and whether the file was cut inside it or the
+    // packet is damaged, the repair cannot tell (the message names both).
+    Error e = Error::at(ErrorKind::Malformed, std::move(what));
     e.input = stream.string();
     e.offset = kept;
     e.record = "CTF packet";

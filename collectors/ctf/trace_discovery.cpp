@@ -74,11 +74,13 @@ bool is_trace_dir(const fs::path& dir) {
 
 Result<std::vector<fs::path>> find_traces(const fs::path& root) {
     std::error_code ec;
-    if (!fs::is_directory(root, ec)) return Error::at("not a directory").in_input(root.string());
+    if (!fs::is_directory(root, ec))
+        return Error::at(ErrorKind::Usage, "not a directory").in_input(root.string());
     Walk w;
     walk(root, 0, w);
     if (w.found.empty())
-        return Error::at("no CTF trace (a directory with a CTF `metadata` file) at or below it")
+        return Error::at(ErrorKind::Unsupported,
+                         "no CTF trace (a directory with a CTF `metadata` file) at or below it")
             .in_input(root.string());
     return std::move(w.found);
 }

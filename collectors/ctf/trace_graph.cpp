@@ -39,22 +39,26 @@ Result<PluginRef> find_plugin(const char* name) {
     if (status == BT_PLUGIN_FIND_STATUS_OK) return PluginRef(plugin);
     if (status == BT_PLUGIN_FIND_STATUS_NOT_FOUND) {
         bt_current_thread_clear_error();
-        return Error::at(std::string("libbabeltrace2 plugin '") + name +
-                         "' not found (is the babeltrace2 package installed?)");
+        return Error::at(ErrorKind::Unsupported,
+                         std::string("libbabeltrace2 plugin '") + name +
+                             "' not found (is the babeltrace2 package installed?)");
     }
-    return take_bt_error(std::string("cannot load libbabeltrace2 plugin '") + name + "'");
+    return take_bt_error(ErrorKind::Unsupported,
+                         std::string("cannot load libbabeltrace2 plugin '") + name + "'");
 }
 
 Status add_trace_source(bt_graph* graph, const bt_plugin* ctf, const std::vector<fs::path>& dirs,
                         const std::string& name, bt_logging_level level,
                         const bt_component_source** out) {
     ValueRef params = fs_source_params(dirs);
-    if (!params) return Error::at("out of memory building source.ctf.fs parameters");
+    if (!params)
+        return Error::at(ErrorKind::Limit, "out of memory building source.ctf.fs parameters");
     const auto* cls = bt_plugin_borrow_source_component_class_by_name_const(ctf, "fs");
-    if (cls == nullptr) return Error::at("plugin 'ctf' has no source component class 'fs'");
+    if (cls == nullptr)
+        return Error::at(ErrorKind::Unsupported, "plugin 'ctf' has no source component class 'fs'");
     if (bt_graph_add_source_component(graph, cls, name.c_str(), params.get(), level, out) !=
         BT_GRAPH_ADD_COMPONENT_STATUS_OK)
-        return take_bt_error("libbabeltrace2 cannot open it as a CTF trace");
+        return take_bt_error(ErrorKind::Malformed, "libbabeltrace2 cannot open it as a CTF trace");
     return {};
 }
 
@@ -148,7 +152,7 @@ Result<std::unique_ptr<TraceGraph>> TraceGraph::open(const std::vector<fs::path>
         unrepaired.erase(unrepaired.begin() + at);
         losses.erase(losses.begin() + at);
     }
-    Error e = last ? *last : Error::at("no CTF trace to read");
+    Error e = last ? *last : Error::at(ErrorKind::Internal, "no CTF trace to read");
     if (trace_count > 1)
         e.message = "none of the " + std::to_string(trace_count) +
                     " traces could be opened; the last: " + e.message;
@@ -198,7 +202,7 @@ Status TraceGraph::build(const std::vector<std::vector<fs::path>>& traces,
     traces_.clear();
     trace_count_ = 0;
     max_streams_ = 0;
-    if (!graph_) return Error::at("cannot create a libbabeltrace2 graph");
+    if (!graph_) return Error::at(ErrorKind::Internal, "cannot create a libbabeltrace2 graph");
     std::vector<const bt_component_source*> sources;
     {
         // What the metadata parser logs goes to the error message, not to the terminal.
@@ -224,17 +228,18 @@ Status TraceGraph::build(const std::vector<std::vector<fs::path>>& traces,
     const auto* muxer_cls =
         bt_plugin_borrow_filter_component_class_by_name_const(utils_.get(), "muxer");
     if (muxer_cls == nullptr)
-        return Error::at("plugin 'utils' has no filter component class 'muxer'");
+        return Error::at(ErrorKind::Unsupported,
+                         "plugin 'utils' has no filter component class 'muxer'");
     const bt_component_filter* muxer = nullptr;
     if (bt_graph_add_filter_component(graph_.get(), muxer_cls, "muxer", nullptr,
                                       BT_LOGGING_LEVEL_NONE,
                                       &muxer) != BT_GRAPH_ADD_COMPONENT_STATUS_OK)
-        return take_bt_error("cannot add the muxer");
+        return take_bt_error(ErrorKind::Internal, "cannot add the muxer");
     const bt_component_sink* sink = nullptr;
     if (bt_graph_add_simple_sink_component(graph_.get(), "apcgate", nullptr, &TraceGraph::consume,
                                            nullptr, this,
                                            &sink) != BT_GRAPH_ADD_COMPONENT_STATUS_OK)
-        return take_bt_error("cannot add the sink");
+        return take_bt_error(ErrorKind::Internal, "cannot add the sink");
     for (const auto* src : sources) {
         const std::uint64_t ports = bt_component_source_get_output_port_count(src);
         max_streams_ = std::max(max_streams_, ports);
@@ -246,14 +251,15 @@ Status TraceGraph::build(const std::vector<std::vector<fs::path>>& traces,
             const auto* out = bt_component_source_borrow_output_port_by_index_const(src, p);
             if (bt_graph_connect_ports(graph_.get(), out, in, nullptr) !=
                 BT_GRAPH_CONNECT_PORTS_STATUS_OK)
-                return take_bt_error("cannot connect a trace stream to the muxer");
+                return take_bt_error(ErrorKind::Internal,
+                                     "cannot connect a trace stream to the muxer");
         }
     }
     if (bt_graph_connect_ports(graph_.get(),
                                bt_component_filter_borrow_output_port_by_index_const(muxer, 0),
                                bt_component_sink_borrow_input_port_by_index_const(sink, 0),
                                nullptr) != BT_GRAPH_CONNECT_PORTS_STATUS_OK)
-        return take_bt_error("cannot connect the muxer to the sink");
+        return take_bt_error(ErrorKind::Internal, "cannot connect the muxer to the sink");
     for (const auto& dirs : traces) {
         for (const auto& dir : dirs) {
             const auto view = std::find_if(views_.begin(), views_.end(),
@@ -298,7 +304,8 @@ TraceGraph::Step TraceGraph::step() {
             return Step::End;
         default:
             failed_ = true;
-            failure_ = take_bt_error("libbabeltrace2 stopped decoding the trace");
+            failure_ =
+                take_bt_error(ErrorKind::Malformed, "libbabeltrace2 stopped decoding the trace");
             return Step::Failed;
     }
 }

@@ -47,6 +47,7 @@ Result<FrameKind> WorkerClient::next(FrameBytes& body, const std::function<std::
         auto header = decode_header(head);
         if (!header)
             return failure(
+                ErrorKind::Internal,
                 "the CTF worker wrote a malformed frame (" + header.error().to_string() + ")",
                 doing());
         body.resize(header->body_bytes);
@@ -54,9 +55,10 @@ Result<FrameKind> WorkerClient::next(FrameBytes& body, const std::function<std::
         if (status == ChildProcess::ReadStatus::Ok) return header->kind;
     }
     if (status == ChildProcess::ReadStatus::Timeout)
-        return failure("libbabeltrace2 made no progress for " + seconds_text(idle), doing());
+        return failure(ErrorKind::Limit,
+                       "libbabeltrace2 made no progress for " + seconds_text(idle), doing());
     if (status == ChildProcess::ReadStatus::Failed)
-        return failure("the CTF worker's output could not be read", doing());
+        return failure(ErrorKind::Io, "the CTF worker's output could not be read", doing());
     return ended(doing());
 }
 
@@ -66,10 +68,10 @@ Status WorkerClient::finish(const std::function<std::string()>& doing) {
     return ended(doing());
 }
 
-Error WorkerClient::failure(const std::string& what, const std::string& doing) {
+Error WorkerClient::failure(ErrorKind kind, const std::string& what, const std::string& doing) {
     child_->kill();
     child_->wait();
-    return Error::at(what + " " + doing + "; the worker was stopped");
+    return Error::at(kind, what + " " + doing + "; the worker was stopped");
 }
 
 // The worker's output ended before its end frame (or it exited unclean after it): it died.
@@ -79,11 +81,14 @@ Error WorkerClient::ended(const std::string& doing) {
     // Out of address space, glib and C++ allocations abort (or a null pointer is used): the
     // peak resident size near the limit tells it from other crashes.
     if (ending.signal != 0 && ending.max_rss_bytes >= limit / 2)
-        return Error::at("libbabeltrace2 used more than its " + size_text(limit) +
-                         " memory limit " + doing + " (" + ending.how + ")");
-    if (ending.signal != 0) return Error::at("libbabeltrace2 " + ending.how + " " + doing);
-    return Error::at("the CTF worker " + ending.how + " " + doing +
-                     (ending.clean ? " before its end" : ""));
+        return Error::at(ErrorKind::Limit, "libbabeltrace2 used more than its " + size_text(limit) +
+                                               " memory limit " + doing + " (" + ending.how + ")");
+    // A crash is a bug of libbabeltrace2's (often on a damaged trace) or ours, not a verdict on
+    // the trace.
+    if (ending.signal != 0)
+        return Error::at(ErrorKind::Internal, "libbabeltrace2 " + ending.how + " " + doing);
+    return Error::at(ErrorKind::Internal, "the CTF worker " + ending.how + " " + doing +
+                                              (ending.clean ? " before its end" : ""));
 }
 
 }  // namespace apcgate::collectors::ctf

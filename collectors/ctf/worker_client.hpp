@@ -32,7 +32,8 @@ class WorkerClient {
     Status finish(const std::function<std::string()>& doing);
     // A frame whose body does not decode (`e`): ends the worker; the error says so.
     Error malformed(const Error& e, const std::string& doing) {
-        return failure("the CTF worker wrote a malformed frame (" + e.to_string() + ")", doing);
+        return failure(ErrorKind::Internal,
+                       "the CTF worker wrote a malformed frame (" + e.to_string() + ")", doing);
     }
     // Ends the worker at once (from any thread): next() then fails.
     void kill() { child_->kill(); }
@@ -40,7 +41,7 @@ class WorkerClient {
   private:
     WorkerClient(ScratchDir scratch, std::unique_ptr<ChildProcess> child)
         : scratch_(std::move(scratch)), child_(std::move(child)) {}
-    Error failure(const std::string& what, const std::string& doing);
+    Error failure(ErrorKind kind, const std::string& what, const std::string& doing);
     Error ended(const std::string& doing);
 
     // Declared first: removed after the child (reaped by its destructor) is gone.

@@ -45,6 +45,8 @@ class Writer {
         pos_ += s.size();
     }
     void error(const Error& e) {
+        reserve(1);
+        put(static_cast<std::uint8_t>(e.kind));
         str(e.message);
         str(e.input);
         reserve(9);

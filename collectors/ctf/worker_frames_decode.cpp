@@ -41,6 +41,10 @@ std::uint32_t read_count(ByteReader& r, std::size_t min_bytes, std::string_view 
 
 Error read_error(ByteReader& r) {
     Error e;
+    const std::uint8_t kind = r.u8("kind");
+    if (r.ok() && kind > static_cast<std::uint8_t>(ErrorKind::Internal))
+        r.fail("error kind " + std::to_string(kind) + " is unknown", "kind");
+    e.kind = static_cast<ErrorKind>(kind);
     e.message = read_string(r, "message");
     e.input = read_string(r, "input");
     const bool has_offset = r.u8("has_offset") != 0;

@@ -1,6 +1,6 @@
 // Constants of the Fuchsia trace format (fuchsia.dev, "Fuchsia trace format") and the one
-// helper that takes a bit field out of a 64-bit word. Field positions are written [lo .. hi] inclusive,
-// as the spec writes them, so a reader can be checked against the spec line by line.
+// helper that takes a bit field out of a 64-bit word. Field positions are written [lo .. hi]
+// inclusive, as the spec writes them, so a reader can be checked against the spec line by line.
 //
 // Record header word (spec "Record header"):
 //   [0..3] record type   [4..15] size in 8-byte words, header included   [16..63] per type

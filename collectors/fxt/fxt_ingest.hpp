@@ -1,4 +1,5 @@
-// Entry points of the Fuchsia trace format archive ingester, used by daemon/capture/ingest_registry.cpp.
+// Entry points of the Fuchsia trace format archive ingester, used by
+// daemon/capture/ingest_registry.cpp.
 #pragma once
 
 #include <cstdint>

@@ -62,8 +62,9 @@ std::optional<model::Nanos> ItemBuilder::time(const Context& c, std::uint64_t ti
     auto ns = c.tables.to_ns(ticks);
     if (!ns) {
         Error e =
-            Error::at("timestamp of " + std::to_string(ticks) + " ticks at " +
-                      std::to_string(c.tables.ticks_per_second()) + " ticks/s is past 2^63 ns");
+            Error::at(ErrorKind::Malformed, "timestamp of " + std::to_string(ticks) + " ticks at " +
+                                                std::to_string(c.tables.ticks_per_second()) +
+                                                " ticks/s is past 2^63 ns");
         e.offset = c.raw.offset + kWordBytes;
         e.record = std::string(kind::of_header(c.raw.header));
         e.field = "timestamp";

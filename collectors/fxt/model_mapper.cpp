@@ -91,9 +91,11 @@ void ModelMapper::open_span(Item& item, std::vector<model::Event>& out) {
 
 void ModelMapper::finish() {
     if (too_deep_ == 0) return;
-    Error e = Error::at(std::to_string(too_deep_) + " spans nested deeper than " +
-                        std::to_string(kMaxDepth) + " levels are not shown (the deepest nesting: " +
-                        std::to_string(deepest_) + " levels); the spans around them are");
+    Error e = Error::at(
+        ErrorKind::Limit,
+        std::to_string(too_deep_) + " spans nested deeper than " + std::to_string(kMaxDepth) +
+            " levels are not shown (the deepest nesting: " + std::to_string(deepest_) +
+            " levels); the spans around them are");
     e.input = report_.input();
     e.record = std::string(kind::kTooDeep);
     report_.bad_record(std::move(e));

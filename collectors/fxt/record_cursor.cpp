@@ -1,17 +1,13 @@
 #include "collectors/fxt/record_cursor.hpp"
 
-#include "collectors/fxt/record_kinds.hpp"
-
 #include <algorithm>
+
+#include "collectors/fxt/record_kinds.hpp"
 
 namespace apcgate::collectors::fxt {
 
 RecordCursor::RecordCursor(const RawRecord& raw, wire::Endian endian, const ProviderTables& tables)
-    : data_(raw.bytes),
-      offset_(raw.offset),
-      endian_(endian),
-      tables_(tables),
-      header_(raw.header) {
+    : data_(raw.bytes), offset_(raw.offset), endian_(endian), tables_(tables), header_(raw.header) {
     if (data_.size() < kWordBytes) {
         pos_ = 0;
         reader().skip(kWordBytes, "header");
@@ -22,6 +18,7 @@ RecordCursor::RecordCursor(const RawRecord& raw, wire::Endian endian, const Prov
 wire::ByteReader& RecordCursor::reader() {
     if (!reader_) {
         reader_.emplace(data_, endian_, offset_);
+        reader_->set_whole_record();  // the tokenizer cut it out by its size
         reader_->seek(pos_);
     }
     return *reader_;
@@ -84,9 +81,8 @@ bool RecordCursor::arg(Arg& out) {
     }
     const std::size_t end = start + static_cast<std::size_t>(words) * kWordBytes;
     if (end > data_.size()) {
-        fail(
-            "argument of " + std::to_string(words * kWordBytes) + " bytes overruns the record",
-            "argument size");
+        fail("argument of " + std::to_string(words * kWordBytes) + " bytes overruns the record",
+             "argument size");
         return false;
     }
     const auto type = bits(h, 0, 3);

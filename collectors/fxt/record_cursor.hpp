@@ -8,10 +8,11 @@
 //   value word   := Int64, UInt64, Double, Pointer, Koid (one word after the name stream)
 //
 // Every read is bounds-checked against the record's bytes. A read that fits is an inline load
-// (protocol/wire/fixed_load.hpp); the first one that does not, and every caller-detected problem, goes to the
-// one ByteReader over the record, made then and positioned where the cursor is, which records the
-// failure with its offset and field; it sticks, and every later read goes through that reader.
-// An argument of a type this reader does not know is skipped by its size, as the spec allows.
+// (protocol/wire/fixed_load.hpp); the first one that does not, and every caller-detected problem,
+// goes to the one ByteReader over the record, made then and positioned where the cursor is, which
+// records the failure with its offset and field; it sticks, and every later read goes through that
+// reader. An argument of a type this reader does not know is skipped by its size, as the spec
+// allows.
 #pragma once
 
 #include <optional>
@@ -21,8 +22,8 @@
 #include "collectors/fxt/provider_tables.hpp"
 #include "collectors/fxt/records.hpp"
 #include "collectors/fxt/tokenizer.hpp"
-#include "protocol/wire/fixed_load.hpp"
 #include "protocol/wire/byte_reader.hpp"
+#include "protocol/wire/fixed_load.hpp"
 
 namespace apcgate::collectors::fxt {
 
@@ -33,7 +34,9 @@ class RecordCursor {
 
     [[nodiscard]] std::uint64_t header() const { return header_; }
     // Bits lo..hi of the header word.
-    [[nodiscard]] std::uint64_t field(unsigned lo, unsigned hi) const { return bits(header_, lo, hi); }
+    [[nodiscard]] std::uint64_t field(unsigned lo, unsigned hi) const {
+        return bits(header_, lo, hi);
+    }
 
     std::uint64_t word(std::string_view field) {
         if (!reader_ && data_.size() - pos_ >= kWordBytes) {

@@ -32,9 +32,9 @@ Tokenizer::Tokenizer(std::span<const std::uint8_t> data, wire::Endian endian,
                      std::uint64_t base_offset)
     : data_(data), endian_(endian), base_(base_offset) {}
 
-Error Tokenizer::fail(std::uint64_t header, std::string message) {
+Error Tokenizer::fail(ErrorKind kind, std::uint64_t header, std::string message) {
     failed_ = true;
-    Error e = Error::at(std::move(message));
+    Error e = Error::at(kind, std::move(message));
     e.offset = base_ + pos_;
     e.record = std::string(kind::of_header(header));
     e.field = "record size";
@@ -46,8 +46,8 @@ Result<std::optional<RawRecord>> Tokenizer::next() {
     const std::size_t left = data_.size() - pos_;
     if (left < kWordBytes) {
         failed_ = true;
-        Error e = Error::at("truncated: " + std::to_string(left) +
-                            " bytes left, a record header needs 8");
+        Error e = Error::at(ErrorKind::Truncated, "truncated: " + std::to_string(left) +
+                                                      " bytes left, a record header needs 8");
         e.offset = base_ + pos_;
         e.record = "record header";
         return e;
@@ -55,10 +55,13 @@ Result<std::optional<RawRecord>> Tokenizer::next() {
     const std::uint64_t header = wire::load_u64(data_.data() + pos_, endian_);  // 8 bytes left
     const bool large = bits(header, 0, 3) == static_cast<unsigned>(RecordType::LargeRecord);
     const std::uint64_t words = large ? bits(header, 4, 35) : bits(header, 4, 15);
-    if (words == 0) return fail(header, "record size is 0 words: the next record cannot be found");
+    if (words == 0)
+        return fail(ErrorKind::Malformed, header,
+                    "record size is 0 words: the next record cannot be found");
     if (words > left / kWordBytes) {
-        return fail(header, "truncated: record of " + std::to_string(words * kWordBytes) +
-                                " bytes, " + std::to_string(left) + " left in the input");
+        return fail(ErrorKind::Truncated, header,
+                    "truncated: record of " + std::to_string(words * kWordBytes) + " bytes, " +
+                        std::to_string(left) + " left in the input");
     }
     const std::size_t size = static_cast<std::size_t>(words) * kWordBytes;
     RawRecord rec{base_ + pos_, header, data_.subspan(pos_, size)};

@@ -52,7 +52,7 @@ class Tokenizer {
     [[nodiscard]] bool failed() const { return failed_; }
 
   private:
-    Error fail(std::uint64_t header, std::string message);
+    Error fail(ErrorKind kind, std::uint64_t header, std::string message);
 
     std::span<const std::uint8_t> data_;
     wire::Endian endian_;

@@ -11,6 +11,7 @@
 #include <string_view>
 #include <vector>
 
+#include "collectors/ingest/ingest_statistics.hpp"
 #include "protocol/wire/result.hpp"
 
 namespace apcgate::collectors::ingest {
@@ -23,7 +24,7 @@ struct RecordStats {
 };
 
 class IngestReport {
-public:
+  public:
     static constexpr std::size_t kMaxKeptProblems = 100;
 
     IngestReport(std::string format, std::string input)
@@ -44,21 +45,29 @@ public:
 
     [[nodiscard]] const std::string& format() const { return format_; }
     [[nodiscard]] const std::string& input() const { return input_; }
-    [[nodiscard]] const std::map<std::string, RecordStats, std::less<>>& kinds() const { return kinds_; }
+    [[nodiscard]] const std::map<std::string, RecordStats, std::less<>>& kinds() const {
+        return kinds_;
+    }
     [[nodiscard]] const std::vector<Error>& problems() const { return problems_; }
     [[nodiscard]] const std::vector<std::string>& notes() const { return notes_; }
     [[nodiscard]] std::uint64_t problem_count() const { return problem_count_; }
     [[nodiscard]] const std::optional<Error>& stop_reason() const { return stop_; }
+    // Where the stop reason is in problems() (a copy of it is kept there unless the list was
+    // full by then): callers that list problems and the stop apart skip it by its place, not by
+    // comparing texts.
+    [[nodiscard]] std::optional<std::size_t> stop_index() const { return stop_index_; }
     // True when the whole input was read (problems may still have been skipped).
     [[nodiscard]] bool complete() const { return !stop_.has_value(); }
     // True when the whole input was read and nothing in it was wrong: no bad record, no stop.
     // Only such an input converts with exit status 0; notes do not count.
     [[nodiscard]] bool clean() const { return problem_count_ == 0; }
+    // The totals over all record kinds, and what reading left unread.
+    [[nodiscard]] IngestStatistics statistics() const;
 
     std::uint64_t bytes_total = 0;  // input size, for progress and throughput
     std::uint64_t bytes_done = 0;   // consumed so far
 
-private:
+  private:
     RecordStats& stats(std::string_view kind);
 
     std::string format_;
@@ -68,6 +77,7 @@ private:
     std::vector<std::string> notes_;
     std::uint64_t problem_count_ = 0;
     std::optional<Error> stop_;
+    std::optional<std::size_t> stop_index_;
 };
 
 }  // namespace apcgate::collectors::ingest

@@ -31,7 +31,8 @@ std::int32_t SpanChannels::channel_of(model::Nanos ts, std::int32_t tid, int dep
     const std::int32_t c = next_channel_++;
     channels_.emplace(key, c);
     out.push_back(model::Annotation{
-        ts, 0, tid, model::ChannelName{c, group, depth < 0 ? "events" : "depth " + std::to_string(depth)}});
+        ts, 0, tid,
+        model::ChannelName{c, group, depth < 0 ? "events" : "depth " + std::to_string(depth)}});
     return c;
 }
 
@@ -39,7 +40,8 @@ void SpanChannels::open(model::Nanos ts, std::int32_t core, std::int32_t tid, in
                         std::string text, std::vector<model::Event>& out) {
     if (text.empty()) text = "?";  // an empty string would close the span instead
     const std::int32_t c = channel_of(ts, tid, depth, out);
-    out.push_back(model::Annotation{ts, core, tid, model::StringAnnotation{c, std::nullopt, std::move(text)}});
+    out.push_back(model::Annotation{ts, core, tid,
+                                    model::StringAnnotation{c, std::nullopt, std::move(text)}});
 }
 
 void SpanChannels::close(model::Nanos ts, std::int32_t core, std::int32_t tid, int depth,
@@ -52,7 +54,8 @@ void SpanChannels::note(model::Nanos ts, std::int32_t core, std::int32_t tid, st
                         std::vector<model::Event>& out) {
     const std::int32_t c = channel_of(ts, tid, -1, out);
     // A note is a zero-length span: open and close at the same time on the "events" channel.
-    out.push_back(model::Annotation{ts, core, tid, model::StringAnnotation{c, std::nullopt, std::move(text)}});
+    out.push_back(model::Annotation{ts, core, tid,
+                                    model::StringAnnotation{c, std::nullopt, std::move(text)}});
     out.push_back(model::Annotation{ts, core, tid, model::StringAnnotation{c, std::nullopt, {}}});
 }
 

@@ -16,7 +16,7 @@
 namespace apcgate::collectors::ingest {
 
 class SpanChannels {
-public:
+  public:
     // The deepest nesting shown, for every ingester: far beyond what real programs reach (a
     // recursion of a few hundred levels is common), it only bounds what a hostile input can
     // make us keep (a channel per thread and depth). The ingesters count what lies deeper and
@@ -40,16 +40,16 @@ public:
 
     [[nodiscard]] std::size_t channels() const { return channels_.size(); }
 
-private:
+  private:
     std::int32_t group_of(model::Nanos ts, std::int32_t tid, std::vector<model::Event>& out);
     std::int32_t channel_of(model::Nanos ts, std::int32_t tid, int depth,
                             std::vector<model::Event>& out);
 
-    std::map<std::int32_t, std::int32_t> groups_;                       // tid -> group
-    std::map<std::int32_t, std::string> names_;                         // tid -> thread name
-    std::map<std::pair<std::int32_t, int>, std::int32_t> channels_;     // (tid, depth) -> channel
-    std::int32_t next_group_ = 1;    // 0 is the default group
-    std::int32_t next_channel_ = 1;  // 0 is the default channel
+    std::map<std::int32_t, std::int32_t> groups_;                    // tid -> group
+    std::map<std::int32_t, std::string> names_;                      // tid -> thread name
+    std::map<std::pair<std::int32_t, int>, std::int32_t> channels_;  // (tid, depth) -> channel
+    std::int32_t next_group_ = 1;                                    // 0 is the default group
+    std::int32_t next_channel_ = 1;                                  // 0 is the default channel
 };
 
 }  // namespace apcgate::collectors::ingest

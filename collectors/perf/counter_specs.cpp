@@ -75,8 +75,8 @@ model::CounterSpec repaired_switches_spec() {
 }
 
 model::CounterSpec software_spec(const SoftwareCounter& c) {
-    model::CounterSpec s = software_delta_spec(c.counter, "Software", std::string(c.name),
-                                               std::string(c.description));
+    model::CounterSpec s =
+        software_delta_spec(c.counter, "Software", std::string(c.name), std::string(c.description));
     s.units = std::string(c.units);
     return s;
 }

@@ -48,7 +48,7 @@ EventMapper::Process* EventMapper::process(std::int32_t pid) {
     auto it = processes_.find(pid);
     if (it != processes_.end()) return it->second.get();
     if (processes_.size() >= kMaxProcesses) {
-        ++stats_.table_full;
+        ++stats_[PerfStat::TablesFull];
         return nullptr;
     }
     // First sight of a process that existed before its records did: /proc says what it is
@@ -78,7 +78,7 @@ EventMapper::Thread* EventMapper::thread(std::int32_t tid, std::int32_t pid_hint
         return &t;
     }
     if (threads_.size() >= kMaxThreads) {
-        ++stats_.table_full;
+        ++stats_[PerfStat::TablesFull];
         return nullptr;
     }
     std::int32_t pid = pid_hint;
@@ -144,11 +144,11 @@ void EventMapper::on_switch(const SwitchEv& e, model::Nanos ts, std::vector<mode
     if (!activity_key_) return;
     const std::int32_t shown = e.next_tid > 0 ? e.next_tid : -1;
     if (const auto it = shown_tid_.find(e.cpu); it != shown_tid_.end() && it->second == shown) {
-        ++stats_.repeated_switches;
+        ++stats_[PerfStat::RepeatedSwitches];
         return;
     }
     shown_tid_[e.cpu] = shown;
-    ++stats_.switches;
+    ++stats_[PerfStat::SwitchesDrawn];
     std::int32_t tid = -1;
     if (e.next_tid > 0) {
         if (Thread* t = thread(e.next_tid, e.next_pid, e.next_comm, ts, e.cpu, out)) {
@@ -221,7 +221,7 @@ void EventMapper::on_mmap(const MmapEv& e, model::Nanos ts, std::vector<model::E
 }
 
 void EventMapper::on_sample(const SampleEv& e, model::Nanos ts, std::vector<model::Event>& out) {
-    ++stats_.backtraces;
+    ++stats_[PerfStat::Backtraces];
     model::Backtrace bt{ts, e.cpu, exec_cookie(e.pid, ts, e.cpu, out), e.pid, e.tid, {}};
     const Process* p = process(e.pid);
     const auto frame = [&](bool kernel, std::uint64_t ip) {
@@ -232,7 +232,7 @@ void EventMapper::on_sample(const SampleEv& e, model::Nanos ts, std::vector<mode
                 return *f;
             }
         }
-        ++stats_.frames_unresolved;
+        ++stats_[PerfStat::FramesUnresolved];
         return model::StackFrame{kUnknownCookie, static_cast<std::int64_t>(ip)};
     };
     bool kernel = e.kernel;

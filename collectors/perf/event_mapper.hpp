@@ -19,22 +19,13 @@
 #include <vector>
 
 #include "collectors/perf/image_map.hpp"
+#include "collectors/perf/perf_statistics.hpp"
 #include "collectors/perf/proc_reader.hpp"
 #include "collectors/perf/running_share.hpp"
 #include "collectors/perf/trace_events.hpp"
 #include "protocol/model/event.hpp"
 
 namespace apcgate::collectors::perf {
-
-struct MapperStats {
-    std::uint64_t backtraces = 0;
-    std::uint64_t frames_unresolved = 0;  // user addresses outside every known mapping
-    std::uint64_t switches = 0;
-    // Switches to the task the CPU was already shown running: not drawn (a CPU switched to
-    // itself says nothing; the timeline counts the report gap that caused it).
-    std::uint64_t repeated_switches = 0;
-    std::uint64_t table_full = 0;  // threads/processes not tracked (tables full)
-};
 
 class EventMapper {
   public:
@@ -56,7 +47,7 @@ class EventMapper {
     // `ts` is the event's time on the capture's timeline.
     void map(const TraceEvent& e, model::Nanos ts, std::vector<model::Event>& out);
 
-    [[nodiscard]] const MapperStats& stats() const { return stats_; }
+    [[nodiscard]] const PerfStatistics& stats() const { return stats_; }
     [[nodiscard]] std::size_t threads() const { return threads_.size(); }
 
   private:
@@ -96,7 +87,7 @@ class EventMapper {
     std::unordered_map<std::int32_t, std::int32_t> shown_tid_;  // CPU -> tid its last switch drew
     std::unordered_map<std::int32_t, Thread> threads_;
     std::unordered_map<std::int32_t, std::unique_ptr<Process>> processes_;
-    MapperStats stats_;
+    PerfStatistics stats_;  // the mapper's share of the collector's statistics
 };
 
 }  // namespace apcgate::collectors::perf

@@ -83,9 +83,8 @@ std::vector<KeyedAttr> forwarded_attrs(const SessionPlan& plan) {
     if (have_switch) {
         perf_event_attr a = common(PERF_TYPE_TRACEPOINT, *plan.sched_switch_id, true);
         a.sample_period = 1;
-        a.sample_type = PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_READ |
-                        PERF_SAMPLE_PERIOD | PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_RAW |
-                        PERF_SAMPLE_IDENTIFIER;
+        a.sample_type = PERF_SAMPLE_TID | PERF_SAMPLE_TIME | PERF_SAMPLE_READ | PERF_SAMPLE_PERIOD |
+                        PERF_SAMPLE_STREAM_ID | PERF_SAMPLE_RAW | PERF_SAMPLE_IDENTIFIER;
         a.read_format = kGroupRead;
         a.disabled = 1;
         a.pinned = 1;
@@ -173,8 +172,8 @@ Result<std::unique_ptr<ForwardedEvents>> ForwardedEvents::open(const SessionPlan
                 if (is_leader) leader = fd;
                 std::uint64_t id = 0;
                 if (::ioctl(fd, PERF_EVENT_IOC_ID, &id) != 0) {
-                    warnings.push_back(ka.what + ": PERF_EVENT_IOC_ID failed: " +
-                                       std::strerror(errno));
+                    warnings.push_back(ka.what +
+                                       ": PERF_EVENT_IOC_ID failed: " + std::strerror(errno));
                     continue;
                 }
                 c.ids.emplace_back(id, ka.key);
@@ -186,7 +185,8 @@ Result<std::unique_ptr<ForwardedEvents>> ForwardedEvents::open(const SessionPlan
         s->cpus_.push_back(std::move(c));
     }
     if (s->cpus_.empty())
-        return Error::at(warnings.empty() ? "no perf ring could be opened" : warnings.front());
+        return Error::at(ErrorKind::Io,
+                         warnings.empty() ? "no perf ring could be opened" : warnings.front());
     return s;
 }
 
@@ -194,7 +194,8 @@ Status ForwardedEvents::enable() {
     if (enable_on_exec_) return {};  // the kernel enables them at the command's exec
     for (const int fd : enable_fds_)
         if (::ioctl(fd, PERF_EVENT_IOC_ENABLE, 0) != 0)
-            return Error::at(std::string("PERF_EVENT_IOC_ENABLE: ") + std::strerror(errno));
+            return Error::at(ErrorKind::Io,
+                             std::string("PERF_EVENT_IOC_ENABLE: ") + std::strerror(errno));
     return {};
 }
 

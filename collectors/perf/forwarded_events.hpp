@@ -49,7 +49,7 @@ bool follows(const SessionPlan& plan);
 std::vector<KeyedAttr> forwarded_attrs(const SessionPlan& plan);
 
 class ForwardedEvents {
-public:
+  public:
     struct Cpu {
         int cpu = 0;
         int owner_fd = -1;
@@ -69,7 +69,7 @@ public:
     [[nodiscard]] const std::vector<KeyedAttr>& attrs() const { return attrs_; }
     std::vector<Cpu>& cpus() { return cpus_; }
 
-private:
+  private:
     ForwardedEvents() = default;
     std::vector<KeyedAttr> attrs_;
     std::vector<PerfFd> fds_;

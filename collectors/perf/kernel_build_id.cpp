@@ -13,7 +13,9 @@ constexpr std::uint32_t kNtGnuBuildId = 3;
 // No kernel has more than a few notes; a larger file is not a notes blob.
 constexpr std::size_t kMaxNotesBytes = 64u << 10;
 
-std::size_t padded(std::uint32_t n) { return (static_cast<std::size_t>(n) + 3) & ~std::size_t{3}; }
+std::size_t padded(std::uint32_t n) {
+    return (static_cast<std::size_t>(n) + 3) & ~std::size_t{3};
+}
 
 }  // namespace
 
@@ -29,8 +31,8 @@ Result<std::vector<std::uint8_t>> gnu_build_id(std::span<const std::uint8_t> not
         r.skip(padded(descsz), "desc");
         if (!r.ok()) break;
         // "GNU" with its terminating NUL.
-        const bool gnu = namesz == 4 && name[0] == 'G' && name[1] == 'N' && name[2] == 'U' &&
-                         name[3] == 0;
+        const bool gnu =
+            namesz == 4 && name[0] == 'G' && name[1] == 'N' && name[2] == 'U' && name[3] == 0;
         if (gnu && type == kNtGnuBuildId) {
             const auto desc = notes.subspan(desc_at, descsz);
             return std::vector<std::uint8_t>(desc.begin(), desc.end());
@@ -43,14 +45,15 @@ Result<std::vector<std::uint8_t>> gnu_build_id(std::span<const std::uint8_t> not
 Result<std::vector<std::uint8_t>> kernel_build_id(const std::filesystem::path& sys_root) {
     const auto path = sys_root / "kernel" / "notes";
     std::ifstream in(path, std::ios::binary);
-    if (!in) return Error::at("cannot open").in_input(path.string());
+    if (!in) return Error::at(ErrorKind::Io, "cannot open").in_input(path.string());
     std::vector<std::uint8_t> bytes(kMaxNotesBytes);
     in.read(reinterpret_cast<char*>(bytes.data()),  // NOLINT: istream reads chars
             static_cast<std::streamsize>(bytes.size()));
     bytes.resize(static_cast<std::size_t>(in.gcount()));
     auto id = gnu_build_id(bytes);
     if (!id) return std::move(id).take_error().in_input(path.string());
-    if (id->empty()) return Error::at("no GNU build-id note").in_input(path.string());
+    if (id->empty())
+        return Error::at(ErrorKind::Unsupported, "no GNU build-id note").in_input(path.string());
     return id;
 }
 

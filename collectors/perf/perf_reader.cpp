@@ -48,16 +48,16 @@ Status PerfReader::start() {
     stop_fd_.reset(::eventfd(0, EFD_CLOEXEC | EFD_NONBLOCK));
     epoll_fd_.reset(::epoll_create1(EPOLL_CLOEXEC));
     if (!stop_fd_.valid() || !epoll_fd_.valid())
-        return Error::at(std::string("eventfd/epoll: ") + std::strerror(errno));
+        return Error::at(ErrorKind::Io, std::string("eventfd/epoll: ") + std::strerror(errno));
     epoll_event ev{};
     ev.events = EPOLLIN;
     ev.data.fd = stop_fd_.get();
     if (::epoll_ctl(epoll_fd_.get(), EPOLL_CTL_ADD, stop_fd_.get(), &ev) != 0)
-        return Error::at(std::string("epoll_ctl: ") + std::strerror(errno));
+        return Error::at(ErrorKind::Io, std::string("epoll_ctl: ") + std::strerror(errno));
     for (const auto& ring : session_.rings()) {
         ev.data.fd = ring.fd;
         if (::epoll_ctl(epoll_fd_.get(), EPOLL_CTL_ADD, ring.fd, &ev) != 0)
-            return Error::at(std::string("epoll_ctl: ") + std::strerror(errno));
+            return Error::at(ErrorKind::Io, std::string("epoll_ctl: ") + std::strerror(errno));
     }
     next_counters_ = monotonic_now() + config_.counter_period;
     thread_ = std::thread([this] { run(); });
@@ -92,14 +92,14 @@ void PerfReader::run() {
                 // The task a ring follows has exited: it stays readable (this drain and the
                 // last one read what is left) but would report HUP at every wait from now on.
                 ::epoll_ctl(epoll_fd_.get(), EPOLL_CTL_DEL, fd, nullptr);
-                ++stats_.rings_closed;
+                ++stats_[PerfStat::RingsClosed];
             }
         }
         if (stopping) return;
         if (queued_.load(std::memory_order_relaxed) >= config_.queue_cap) {
             // poll() fell behind: leave the rings to fill (the kernel counts what it drops)
             // and wait for the stop fd only, so ring wake-ups cannot spin this loop.
-            ++stats_.queue_full;
+            ++stats_[PerfStat::DrainsDeferred];
             pollfd p{stop_fd_.get(), POLLIN, 0};
             if (::poll(&p, 1, 10) > 0) return;
             continue;
@@ -117,7 +117,7 @@ void PerfReader::drain_ring(PerfSession::Ring& ring) {
         report_.bad_record(std::move(e));
         return;
     }
-    stats_.bytes += drained->bytes;
+    stats_[PerfStat::RecordBytes] += drained->bytes;
     RecordTokenizer tokens(buf_, drained->position);
     while (auto raw = tokens.next()) {
         auto rec = parser_.parse(*raw, ring.name);
@@ -135,7 +135,7 @@ void PerfReader::drain_ring(PerfSession::Ring& ring) {
 }
 
 void PerfReader::read_counters(std::int64_t now) {
-    ++stats_.counter_reads;
+    ++stats_[PerfStat::CounterReads];
     totals_.clear();
     session_.read_counters(totals_);
     for (const CounterTotal& t : totals_) {
@@ -151,9 +151,9 @@ void PerfReader::read_counters(std::int64_t now) {
         pending_.emplace_back(ActivityTickEv{static_cast<std::uint64_t>(now), ring.cpu});
         if (config_.repaired_switches_key) {
             const auto r = repaired.find(ring.cpu);
-            pending_.emplace_back(CounterEv{
-                static_cast<std::uint64_t>(now), ring.cpu, *config_.repaired_switches_key,
-                static_cast<std::int64_t>(r != repaired.end() ? r->second : 0)});
+            pending_.emplace_back(
+                CounterEv{static_cast<std::uint64_t>(now), ring.cpu, *config_.repaired_switches_key,
+                          static_cast<std::int64_t>(r != repaired.end() ? r->second : 0)});
         }
         const std::uint64_t n = lost.count(ring.cpu) != 0 ? lost[ring.cpu] : 0;
         if (config_.lost_key)
@@ -169,7 +169,7 @@ void PerfReader::read_counters(std::int64_t now) {
 }
 
 void PerfReader::drain(std::int64_t now, bool final) {
-    ++stats_.drains;
+    ++stats_[PerfStat::Drains];
     for (auto& ring : session_.rings()) drain_ring(ring);
     if (final || (config_.counter_period > 0 && now >= next_counters_)) {
         read_counters(now);
@@ -206,7 +206,7 @@ void PerfReader::drain(std::int64_t now, bool final) {
         }
         model::Nanos ts = static_cast<model::Nanos>(time) - config_.zero_monotonic_ns;
         if (ts < mapped_to_) {
-            if (ts < mapped_to_ - 1'000'000) ++stats_.late;
+            if (ts < mapped_to_ - 1'000'000) ++stats_[PerfStat::LateRecords];
             ts = mapped_to_;  // never step back on the timeline
         }
         mapped_to_ = ts;

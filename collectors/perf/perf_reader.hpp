@@ -24,6 +24,7 @@
 #include "collectors/perf/event_mapper.hpp"
 #include "collectors/perf/perf_fd.hpp"
 #include "collectors/perf/perf_session.hpp"
+#include "collectors/perf/perf_statistics.hpp"
 #include "collectors/perf/record_normalizer.hpp"
 #include "collectors/perf/record_parser.hpp"
 #include "collectors/source.hpp"
@@ -61,15 +62,6 @@ struct ProcSeed {
     bool name_threads = false;  // ProcComm + ThreadName (ts 0) for each seeded thread
 };
 
-struct ReaderStats {
-    std::uint64_t drains = 0;
-    std::uint64_t bytes = 0;
-    std::uint64_t late = 0;        // records older than what was already handed out
-    std::uint64_t queue_full = 0;  // drains skipped because poll() fell behind
-    std::uint64_t counter_reads = 0;
-    std::uint64_t rings_closed = 0;  // rings whose followed task exited (no longer waited on)
-};
-
 class PerfReader {
   public:
     PerfReader(PerfSession& session, const LayoutTable& layouts, RecordNormalizer& normalizer,
@@ -87,7 +79,7 @@ class PerfReader {
     // After stop(): drains the rings to the end, reads the counters once more, hands out all.
     void finish(std::vector<model::Event>& out);
 
-    [[nodiscard]] const ReaderStats& stats() const { return stats_; }
+    [[nodiscard]] const PerfStatistics& stats() const { return stats_; }
 
   private:
     void run();
@@ -116,7 +108,7 @@ class PerfReader {
     std::int64_t next_counters_ = 0;
     model::Nanos mapped_to_ = 0;  // capture-timeline time of the newest event handed out
     bool seeded_ = false;
-    ReaderStats stats_;
+    PerfStatistics stats_;  // the reader's share of the collector's statistics
 
     // Shared with poll().
     std::mutex mutex_;

@@ -73,7 +73,8 @@ Result<std::unique_ptr<PerfSession>> PerfSession::open(const SessionPlan& plan,
                            EventRole::CpuIdle, "power:cpu_idle");
     }
     if (s->rings_.empty())
-        return Error::at(warnings.empty() ? "no perf ring could be opened" : warnings.front());
+        return Error::at(ErrorKind::Io,
+                         warnings.empty() ? "no perf ring could be opened" : warnings.front());
     return s;
 }
 
@@ -157,7 +158,8 @@ void PerfSession::open_counters(Opening& o, pid_t target) {
 Status PerfSession::enable() {
     for (const PerfFd& fd : fds_)
         if (::ioctl(fd.get(), PERF_EVENT_IOC_ENABLE, 0) != 0)
-            return Error::at(std::string("PERF_EVENT_IOC_ENABLE: ") + std::strerror(errno));
+            return Error::at(ErrorKind::Io,
+                             std::string("PERF_EVENT_IOC_ENABLE: ") + std::strerror(errno));
     return {};
 }
 

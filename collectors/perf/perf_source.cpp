@@ -94,9 +94,11 @@ void PerfSource::declare(model::CounterCatalog& catalog) {
 
 Status PerfSource::start(const CaptureContext& ctx) {
     close_capture();
+    last_statistics_ = {};
     if (!caps_.usable)
-        return Error::at("perf events do not open here" +
-                         (caps_.notes.empty() ? std::string() : ": " + caps_.notes.front()));
+        return Error::at(ErrorKind::Unsupported,
+                         "perf events do not open here" +
+                             (caps_.notes.empty() ? std::string() : ": " + caps_.notes.front()));
     const ProcReader proc(options_.proc_root);
     std::vector<pid_t> targets;
     for (const std::int32_t pid : options_.follow_pids) {
@@ -177,34 +179,10 @@ void PerfSource::stop(model::Nanos now, std::vector<model::Event>& out) {
     c.session->disable();
     c.reader->finish(out);
 
-    last_stats_ = c.reader->stats();
-    last_lost_ = c.normalizer.lost_total();
-    const MapperStats& ms = c.mapper.stats();
-    log(LogLevel::Info, "perf: " + std::to_string(last_stats_.bytes) + " bytes of records in " +
-                            std::to_string(last_stats_.drains) + " drains, " +
-                            std::to_string(ms.switches) + " switches (" +
-                            std::to_string(ms.repeated_switches) +
-                            " to the task already shown not drawn), " +
-                            std::to_string(ms.backtraces) + " samples (" +
-                            std::to_string(ms.frames_unresolved) + " unresolved user frames), " +
-                            std::to_string(last_lost_) + " records lost, " +
-                            std::to_string(c.normalizer.throttled()) + " throttles");
-    if (last_lost_ > 0)
-        log(LogLevel::Warn, "perf: the kernel dropped " + std::to_string(last_lost_) +
-                                " records in this capture (ring buffers full); see the " +
-                                std::string(kLostCounter) + " counter and the capture's log");
-    last_switch_stats_ = c.normalizer.switch_stats();
-    for (const StatisticSpec* spec : switch_stats::kAll) {
-        const std::uint64_t n = last_switch_stats_.count(*spec);
-        if (n == 0) continue;
-        const std::string line = std::string(spec->name) + " = " + std::to_string(n) + " (" +
-                                 std::string(spec->description) + ")";
-        log(spec->severity, "perf: " + line);
-        if (spec->severity != LogLevel::Debug) c.report.note(line);
-    }
-    if (last_stats_.late > 0 || last_stats_.queue_full > 0)
-        log(LogLevel::Info, "perf: " + std::to_string(last_stats_.late) + " late records, " +
-                                std::to_string(last_stats_.queue_full) + " drains deferred");
+    // The daemon logs these with every source's at the end of the capture.
+    last_statistics_ = c.reader->stats();
+    last_statistics_ += c.normalizer.statistics();
+    last_statistics_ += c.mapper.stats();
     if (c.report.problem_count() > 0) {
         log(LogLevel::Warn,
             "perf: " + std::to_string(c.report.problem_count()) +

@@ -67,11 +67,11 @@ class PerfSource final : public Source {
     [[nodiscard]] const std::optional<ingest::IngestReport>& last_report() const {
         return last_report_;
     }
-    [[nodiscard]] const ReaderStats& last_reader_stats() const { return last_stats_; }
-    [[nodiscard]] std::uint64_t last_lost() const { return last_lost_; }
-    // Where the last system-wide capture's switches came from, and what was repaired.
-    [[nodiscard]] const SwitchTimelineStats& last_switch_stats() const {
-        return last_switch_stats_;
+    // What the last capture counted (after its stop()): the reader's, the kernel's, the switch
+    // timeline's and the mapper's statistics together.
+    [[nodiscard]] const PerfStatistics& last_statistics() const { return last_statistics_; }
+    [[nodiscard]] std::vector<model::StatisticValue> statistics() const override {
+        return last_statistics_.values();
     }
     [[nodiscard]] std::size_t open_fds() const;
 
@@ -87,9 +87,7 @@ class PerfSource final : public Source {
     bool probed_ = false;
     std::unique_ptr<Capture> capture_;
     std::optional<ingest::IngestReport> last_report_;
-    ReaderStats last_stats_;
-    std::uint64_t last_lost_ = 0;
-    SwitchTimelineStats last_switch_stats_;
+    PerfStatistics last_statistics_;
 };
 
 }  // namespace apcgate::collectors::perf

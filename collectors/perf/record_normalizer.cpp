@@ -47,12 +47,12 @@ void RecordNormalizer::add(PerfRecord record, std::uint64_t offset, std::string_
                 report_.read(kind);
                 report_.mapped(kind);
                 lost_[l.sid.cpu] += l.lost;
-                lost_total_ += l.lost;
+                stats_[PerfStat::RecordsLost] += l.lost;
             },
             [&](const ThrottleRecord& t) {
                 report_.read(kinds::kThrottle);
                 report_.skipped(kinds::kThrottle);
-                if (t.throttled) ++throttled_;
+                if (t.throttled) ++stats_[PerfStat::Throttles];
             },
             [&](const SwitchRecord& s) { switch_record(s, out); },
             [&](const OtherRecord&) {

@@ -64,14 +64,17 @@ class RecordNormalizer {
 
     // Records (and samples) the kernel reported lost, per CPU, since the last call.
     std::unordered_map<std::int32_t, std::uint64_t> take_lost();
-    [[nodiscard]] std::uint64_t lost_total() const { return lost_total_; }
+    [[nodiscard]] std::uint64_t lost_total() const { return stats_[PerfStat::RecordsLost]; }
     // Switches repaired from switch-in records, per CPU, since the last call.
     std::unordered_map<std::int32_t, std::uint64_t> take_repaired_switches() {
         return timeline_.take_repaired();
     }
-    [[nodiscard]] std::uint64_t throttled() const { return throttled_; }
-    // Where the system-wide switches came from, and what was repaired.
-    [[nodiscard]] const SwitchTimelineStats& switch_stats() const { return timeline_.stats(); }
+    // Records lost, throttles, where the system-wide switches came from and what was repaired.
+    [[nodiscard]] PerfStatistics statistics() const {
+        PerfStatistics all = stats_;
+        all += timeline_.stats();
+        return all;
+    }
 
   private:
     void sample(SampleRecord& s, std::uint64_t offset, std::string_view input,
@@ -85,8 +88,7 @@ class RecordNormalizer {
     std::unordered_map<std::uint64_t, EventRole> roles_;
     SwitchTimeline timeline_;
     std::unordered_map<std::int32_t, std::uint64_t> lost_;
-    std::uint64_t lost_total_ = 0;
-    std::uint64_t throttled_ = 0;
+    PerfStatistics stats_;  // records lost and throttles
 };
 
 }  // namespace apcgate::collectors::perf

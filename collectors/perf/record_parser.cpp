@@ -49,6 +49,7 @@ Result<PerfRecord> parse_sample(const RawRecord& rec, const LayoutTable& layouts
                                 std::string_view input) {
     ByteReader r(rec.body, wire::Endian::Little, rec.offset + kHeaderBytes, std::string(input));
     r.set_record("SAMPLE");
+    r.set_whole_record();  // cut out by its header's size
     SampleRecord s;
     s.misc = rec.misc;
     s.sid.id = r.u64("identifier");
@@ -187,6 +188,7 @@ Result<PerfRecord> parse_with_trailer(const RawRecord& rec, const LayoutTable& l
     const char* kind = record_kind_name(rec.type);
     ByteReader whole(rec.body, wire::Endian::Little, rec.offset + kHeaderBytes, std::string(input));
     whole.set_record(kind);
+    whole.set_whole_record();  // cut out by its header's size
     if (rec.body.size() < 8) {
         whole.fail("record too short for its sample_id", "sample_id.identifier");
         return whole.take_error();
@@ -208,12 +210,14 @@ Result<PerfRecord> parse_with_trailer(const RawRecord& rec, const LayoutTable& l
     ByteReader tr(rec.body.subspan(body_len), wire::Endian::Little,
                   rec.offset + kHeaderBytes + body_len, std::string(input));
     tr.set_record(kind);
+    tr.set_whole_record();
     read_trailer(tr, *st, sid);
     if (!tr.ok()) return tr.take_error();
 
     ByteReader r(rec.body.first(body_len), wire::Endian::Little, rec.offset + kHeaderBytes,
                  std::string(input));
     r.set_record(kind);
+    r.set_whole_record();
     PerfRecord out = read_body(r, rec, sid);
     if (!r.ok()) return r.take_error();
     return out;

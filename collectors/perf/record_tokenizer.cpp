@@ -19,7 +19,8 @@ std::optional<RawRecord> RecordTokenizer::next() {
     if (r.ok() && size < kHeaderBytes)
         r.fail("record size " + std::to_string(size) + " < 8", "size");
     if (r.ok() && size > bytes_.size() - pos_)
-        r.fail("record size " + std::to_string(size) + " runs past the copied bytes", "size");
+        r.fail(ErrorKind::Truncated,
+               "record size " + std::to_string(size) + " runs past the copied bytes", "size");
     if (!r.ok()) {
         error_ = r.take_error();
         return std::nullopt;

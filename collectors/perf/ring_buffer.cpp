@@ -13,10 +13,12 @@ namespace apcgate::collectors::perf {
 Status copy_ring(std::span<const std::uint8_t> data, std::uint64_t tail, std::uint64_t head,
                  std::vector<std::uint8_t>& out) {
     const std::uint64_t size = data.size();
-    if (size == 0 || (size & (size - 1)) != 0) return Error::at("ring size is not a power of two");
+    if (size == 0 || (size & (size - 1)) != 0)
+        return Error::at(ErrorKind::Internal, "ring size is not a power of two");
     if (head < tail || head - tail > size) {
-        Error e = Error::at("ring head " + std::to_string(head) +
-                            " is not within one ring of tail " + std::to_string(tail));
+        Error e = Error::at(ErrorKind::Malformed, "ring head " + std::to_string(head) +
+                                                      " is not within one ring of tail " +
+                                                      std::to_string(tail));
         e.offset = tail;
         e.record = "perf_event_mmap_page";
         return e;
@@ -34,7 +36,8 @@ Status copy_ring(std::span<const std::uint8_t> data, std::uint64_t tail, std::ui
 Result<PerfRing> PerfRing::map(int fd, std::size_t data_bytes) {
     const auto page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
     if (data_bytes < page || (data_bytes & (data_bytes - 1)) != 0)
-        return Error::at("ring size " + std::to_string(data_bytes) + " is not 2^n pages");
+        return Error::at(ErrorKind::Usage,
+                         "ring size " + std::to_string(data_bytes) + " is not 2^n pages");
     PerfRing r;
     r.map_bytes_ = page + data_bytes;
     void* p = ::mmap(nullptr, r.map_bytes_, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
@@ -44,7 +47,7 @@ Result<PerfRing> PerfRing::map(int fd, std::size_t data_bytes) {
                           " KiB): " + std::strerror(err);
         if (err == EPERM || err == ENOMEM)
             msg += " (over the locked-memory limit: kernel.perf_event_mlock_kb / ulimit -l)";
-        return Error::at(std::move(msg));
+        return Error::at(ErrorKind::Io, std::move(msg));
     }
     r.base_ = p;
     r.data_bytes_ = data_bytes;

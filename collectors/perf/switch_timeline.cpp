@@ -2,14 +2,6 @@
 
 namespace apcgate::collectors::perf {
 
-std::uint64_t SwitchTimelineStats::count(const StatisticSpec& s) const {
-    if (&s == &switch_stats::kFromTracepoint) return from_tracepoint;
-    if (&s == &switch_stats::kFromSwitchOut) return from_switch_out;
-    if (&s == &switch_stats::kRepaired) return repaired;
-    if (&s == &switch_stats::kOutOfSequence) return out_of_sequence;
-    return 0;
-}
-
 std::optional<SwitchEv> SwitchTimeline::add(SwitchSeen s) {
     if (s.cpu >= 0 && s.cpu < kMaxCpus) {
         Cpu& c = cpus_[s.cpu];
@@ -22,7 +14,7 @@ std::optional<SwitchEv> SwitchTimeline::add(SwitchSeen s) {
             }
             const bool already_runs = c.next == s.next_tid;
             if ((s.prev_tid >= 0 && c.next >= 0 && s.prev_tid != c.next) || already_runs)
-                ++stats_.out_of_sequence;
+                ++stats_[PerfStat::SwitchesOutOfSequence];
             if (already_runs) {
                 // The task already runs: the kernel reported no switch into prev (it ran unseen,
                 // which no report places in time). Counted above; a switch to what the CPU
@@ -35,13 +27,13 @@ std::optional<SwitchEv> SwitchTimeline::add(SwitchSeen s) {
     }
     switch (s.report) {
         case SwitchReport::Tracepoint:
-            ++stats_.from_tracepoint;
+            ++stats_[PerfStat::SwitchesFromTracepoint];
             break;
         case SwitchReport::SwitchOut:
-            ++stats_.from_switch_out;
+            ++stats_[PerfStat::SwitchesFromSwitchOut];
             break;
         case SwitchReport::SwitchIn:
-            ++stats_.repaired;
+            ++stats_[PerfStat::SwitchesRepaired];
             ++repaired_per_cpu_[s.cpu];
             break;
     }

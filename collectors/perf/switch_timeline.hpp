@@ -29,6 +29,7 @@
 #include <unordered_map>
 #include <utility>
 
+#include "collectors/perf/perf_statistics.hpp"
 #include "collectors/perf/trace_events.hpp"
 #include "collectors/source.hpp"
 
@@ -48,48 +49,6 @@ struct SwitchSeen {
     model::WaitState wait = model::WaitState::Other;  // as this report tells it
 };
 
-// A statistic of the capture: declared once, with the level at which the end-of-capture log
-// reports a non-zero count and what it means.
-struct StatisticSpec {
-    std::string_view name;
-    LogLevel severity = LogLevel::Info;
-    std::string_view description;
-};
-
-namespace switch_stats {
-inline constexpr StatisticSpec kFromTracepoint{
-    "switches_from_sched_switch", LogLevel::Debug,
-    "context switches first reported by sched:sched_switch; wait state from its prev_state"};
-inline constexpr StatisticSpec kFromSwitchOut{
-    "switches_from_switch_out_records", LogLevel::Debug,
-    "context switches first reported by the previous task's switch-out record "
-    "(PERF_RECORD_SWITCH_CPU_WIDE); wait state from its preempt flag"};
-inline constexpr StatisticSpec kRepaired{
-    "switches_repaired_from_switch_in_records", LogLevel::Info,
-    "context switches neither sched:sched_switch nor a switch-out record reported (the kernel "
-    "leaves them out as a CPU leaves idle), placed at the incoming task's switch-in record; why "
-    "the previous task stopped is not known (wait state Other)"};
-inline constexpr StatisticSpec kOutOfSequence{
-    "switches_out_of_sequence", LogLevel::Info,
-    "context switches away from a task other than the one the timeline had running on that CPU "
-    "(records were lost, or the kernel reported a switch nowhere): the timeline shows the "
-    "earlier task until this switch, and a switch to the task already running is not repeated"};
-inline constexpr std::array kAll{&kFromTracepoint, &kFromSwitchOut, &kRepaired, &kOutOfSequence};
-}  // namespace switch_stats
-
-struct SwitchTimelineStats {
-    std::uint64_t from_tracepoint = 0;
-    std::uint64_t from_switch_out = 0;
-    std::uint64_t repaired = 0;
-    std::uint64_t out_of_sequence = 0;
-
-    [[nodiscard]] std::uint64_t switches() const {
-        return from_tracepoint + from_switch_out + repaired;
-    }
-    // The count of a declared statistic.
-    [[nodiscard]] std::uint64_t count(const StatisticSpec& s) const;
-};
-
 class SwitchTimeline {
   public:
     // CPUs numbered beyond this are not reconciled (each report is taken as a switch).
@@ -97,7 +56,7 @@ class SwitchTimeline {
 
     // The switch this report reveals, or nothing when an earlier report of it already did.
     std::optional<SwitchEv> add(SwitchSeen seen);
-    [[nodiscard]] const SwitchTimelineStats& stats() const { return stats_; }
+    [[nodiscard]] const PerfStatistics& stats() const { return stats_; }
     // Repairs per CPU since the last call: the capture's repaired-switches counter.
     std::unordered_map<std::int32_t, std::uint64_t> take_repaired() {
         return std::exchange(repaired_per_cpu_, {});
@@ -111,7 +70,7 @@ class SwitchTimeline {
     };
     std::unordered_map<std::int32_t, Cpu> cpus_;
     std::unordered_map<std::int32_t, std::uint64_t> repaired_per_cpu_;
-    SwitchTimelineStats stats_;
+    PerfStatistics stats_;  // the switch counts of the collector's statistics
 };
 
 }  // namespace apcgate::collectors::perf

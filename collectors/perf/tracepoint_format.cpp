@@ -31,7 +31,7 @@ std::optional<std::string_view> item(std::string_view line, std::string_view key
 }
 
 Error line_error(std::string_view input, std::size_t line_no, std::string message) {
-    Error e = Error::at(std::move(message));
+    Error e = Error::at(ErrorKind::Malformed, std::move(message));
     e.input = std::string(input);
     e.record = "field line " + std::to_string(line_no);
     return e;
@@ -88,7 +88,7 @@ Result<TracepointFormat> parse_tracepoint_format(std::string_view text, std::str
         }
     }
     if (fmt.fields.empty()) {
-        Error e = Error::at("no fields in tracepoint format");
+        Error e = Error::at(ErrorKind::Malformed, "no fields in tracepoint format");
         e.input = std::string(input);
         return e;
     }

@@ -11,13 +11,15 @@ namespace {
 Result<TracepointField> need(const TracepointFormat& f, std::string_view name, bool is_string) {
     const TracepointField* field = f.field(name);
     if (field == nullptr)
-        return Error::at("tracepoint " + f.name + " has no field " + std::string(name));
+        return Error::at(ErrorKind::Unsupported,
+                         "tracepoint " + f.name + " has no field " + std::string(name));
     const bool ok =
         is_string ? (!field->data_loc && field->size > 0 && field->size <= 256)
                   : (field->size == 1 || field->size == 2 || field->size == 4 || field->size == 8);
     if (!ok)
-        return Error::at("tracepoint " + f.name + " field " + std::string(name) +
-                         " has an unexpected size " + std::to_string(field->size));
+        return Error::at(ErrorKind::Unsupported,
+                         "tracepoint " + f.name + " field " + std::string(name) +
+                             " has an unexpected size " + std::to_string(field->size));
     return *field;
 }
 

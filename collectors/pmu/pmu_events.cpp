@@ -2,9 +2,9 @@
 
 #include <perfmon/pfmlib_perf_event.h>
 
-#include "collectors/pmu/pmu_iterate.hpp"
-
 #include <cstring>
+
+#include "collectors/pmu/pmu_iterate.hpp"
 
 namespace apcgate::collectors::pmu {
 

@@ -13,7 +13,7 @@
 namespace apcgate::collectors::procfs {
 
 class DeviceDeltas {
-public:
+  public:
     // Increments of `a` and `b` for `name` since its previous sample (0, 0 the first time).
     struct Pair {
         std::uint64_t a = 0, b = 0;
@@ -25,7 +25,7 @@ public:
     void clear() { entries_.clear(); }
     [[nodiscard]] std::size_t size() const { return entries_.size(); }
 
-private:
+  private:
     struct Entry {
         std::string name;
         std::uint64_t a = 0, b = 0;

@@ -30,7 +30,7 @@ int parse_diskstats(std::string_view text, std::vector<DiskStatLine>& out);
 // loop/ram/zram I/O never reaches a disk. Answers are cached per name (one stat() per device per
 // capture), since the hot path asks for every line of every sample.
 class DiskFilter {
-public:
+  public:
     explicit DiskFilter(std::filesystem::path sys_root) : sys_root_(std::move(sys_root)) {}
 
     // Whether <sys>/block exists at all: without sysfs there is no clear rule.
@@ -38,7 +38,7 @@ public:
     bool counts(std::string_view name);
     void forget() { cache_.clear(); }  // re-decide (e.g. at each capture start: hot-plug)
 
-private:
+  private:
     std::filesystem::path sys_root_;
     std::vector<std::pair<std::string, bool>> cache_;
 };

@@ -21,7 +21,7 @@ wire::UniqueFd open_read_only(const std::filesystem::path& path);
 // A file that is read again and again. The buffer is reused between reads and grows when the
 // content outgrows it (e.g. /proc/stat on a machine with many CPUs and interrupts).
 class PolledFile {
-public:
+  public:
     PolledFile() = default;
     explicit PolledFile(std::filesystem::path path) : path_(std::move(path)) {}
 
@@ -34,7 +34,7 @@ public:
     std::optional<std::string_view> read();
     void close() { fd_.reset(); }
 
-private:
+  private:
     bool open();
     std::optional<std::string_view> read_open();
 

@@ -49,24 +49,25 @@ std::string process_image(const std::string& exe_link, std::string_view cmdline,
 }
 
 void scan_threads(const std::filesystem::path& proc_root, std::size_t max_threads,
-                  std::vector<model::Event>& out, ScanCounts& counts) {
+                  std::vector<model::Event>& out, ProcfsStatistics& counts) {
     const std::string root = proc_root.native() + "/";
     std::string buf;
     std::string cmdline;
+    std::size_t named = 0;  // in this scan (the limit is per scan; `counts` may hold more)
     for (const std::int32_t pid : numeric_entries(proc_root.native())) {
         const std::string pid_dir = root + std::to_string(pid) + "/";
         const std::vector<std::int32_t> tids = numeric_entries(pid_dir + "task");
         if (tids.empty()) {  // exited since the listing (a live process has at least one task)
-            ++counts.tasks_vanished;
+            ++counts[ProcfsStat::TasksVanished];
             continue;
         }
-        if (counts.threads_named >= max_threads) {  // over the limit: count, don't read
-            counts.threads_skipped += tids.size();
+        if (named >= max_threads) {  // over the limit: count, don't read
+            counts[ProcfsStat::ThreadsSkipped] += tids.size();
             continue;
         }
         const auto process_comm = read_comm(pid_dir + "comm", buf);
         if (!process_comm) {
-            ++counts.tasks_vanished;
+            ++counts[ProcfsStat::TasksVanished];
             continue;
         }
         if (!read_file(pid_dir + "cmdline", cmdline)) cmdline.clear();
@@ -74,18 +75,19 @@ void scan_threads(const std::filesystem::path& proc_root, std::size_t max_thread
             process_image(read_link(pid_dir + "exe").value_or(""), cmdline, *process_comm);
 
         for (const std::int32_t tid : tids) {
-            if (counts.threads_named >= max_threads) {
-                ++counts.threads_skipped;
+            if (named >= max_threads) {
+                ++counts[ProcfsStat::ThreadsSkipped];
                 continue;
             }
             auto comm = read_comm(pid_dir + "task/" + std::to_string(tid) + "/comm", buf);
             if (!comm) {
-                ++counts.tasks_vanished;
+                ++counts[ProcfsStat::TasksVanished];
                 continue;
             }
             out.emplace_back(model::ProcComm{0, 0, pid, tid, image, *comm});
             out.emplace_back(model::ThreadName{0, 0, tid, std::move(*comm)});
-            ++counts.threads_named;
+            ++named;
+            ++counts[ProcfsStat::ThreadsNamed];
         }
     }
 }

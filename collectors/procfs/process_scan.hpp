@@ -9,17 +9,12 @@
 #include <string_view>
 #include <vector>
 
+#include "collectors/procfs/procfs_statistics.hpp"
 #include "protocol/model/event.hpp"
 
 namespace apcgate::collectors::procfs {
 
 inline constexpr std::size_t kDefaultMaxThreads = 65536;
-
-struct ScanCounts {
-    std::uint64_t threads_named = 0;
-    std::uint64_t threads_skipped = 0;  // beyond the limit: counted, not named
-    std::uint64_t tasks_vanished = 0;   // processes or threads that exited during the scan
-};
 
 // The image of a process for its ProcComm: /proc/PID/exe when readable, else the first
 // NUL-separated word of /proc/PID/cmdline, else "[comm]" (kernel threads have neither).
@@ -27,9 +22,9 @@ std::string process_image(const std::string& exe_link, std::string_view cmdline,
                           std::string_view comm);
 
 // Appends ProcComm and ThreadName (ts 0, core 0) for each thread under `proc_root`, at most
-// `max_threads` of them. Processes and threads that exit mid-scan are skipped: that race is
-// normal on a live system.
+// `max_threads` of them (counted in ThreadsNamed, ThreadsSkipped, TasksVanished). Processes and
+// threads that exit mid-scan are skipped: that race is normal on a live system.
 void scan_threads(const std::filesystem::path& proc_root, std::size_t max_threads,
-                  std::vector<model::Event>& out, ScanCounts& counts);
+                  std::vector<model::Event>& out, ProcfsStatistics& counts);
 
 }  // namespace apcgate::collectors::procfs

@@ -38,7 +38,7 @@ void ProcfsSource::emit_delta(std::vector<model::Event>& out, CounterId id, std:
 }
 
 void ProcfsSource::sample(std::vector<model::Event>& out) {
-    ++stats_.samples;
+    ++stats_[ProcfsStat::Samples];
     ++sample_no_;
     last_sample_ = now_;
     // Each group reads its file only when one of its counters is enabled in this capture.
@@ -94,7 +94,7 @@ void ProcfsSource::sample_stat(std::vector<model::Event>& out) {
         else
             bad = true;
     }
-    if (bad) ++stats_.parse_errors;
+    if (bad) ++stats_[ProcfsStat::ParseErrors];
 }
 
 void ProcfsSource::sample_meminfo(std::vector<model::Event>& out) {
@@ -116,7 +116,7 @@ void ProcfsSource::sample_meminfo(std::vector<model::Event>& out) {
         else
             bad = true;
     }
-    if (bad) ++stats_.parse_errors;
+    if (bad) ++stats_[ProcfsStat::ParseErrors];
 }
 
 void ProcfsSource::sample_loadavg(std::vector<model::Event>& out) {
@@ -124,7 +124,7 @@ void ProcfsSource::sample_loadavg(std::vector<model::Event>& out) {
     if (!text) return;
     const auto l = parse_loadavg(*text);
     if (!l) {
-        ++stats_.parse_errors;
+        ++stats_[ProcfsStat::ParseErrors];
         return;
     }
     emit(out, CounterId::Load1, l->one);
@@ -135,7 +135,8 @@ void ProcfsSource::sample_loadavg(std::vector<model::Event>& out) {
 void ProcfsSource::sample_net(std::vector<model::Event>& out) {
     const auto text = read(net_dev_);
     if (!text) return;
-    if (parse_net_dev(*text, net_lines_) > 0) ++stats_.parse_errors;  // good lines still count
+    if (parse_net_dev(*text, net_lines_) > 0)
+        ++stats_[ProcfsStat::ParseErrors];  // good lines still count
     std::uint64_t rx = 0, tx = 0;
     net_deltas_.begin_sample();
     for (const NetDevLine& d : net_lines_) {
@@ -152,7 +153,7 @@ void ProcfsSource::sample_net(std::vector<model::Event>& out) {
 void ProcfsSource::sample_disk(std::vector<model::Event>& out) {
     const auto text = read(diskstats_);
     if (!text) return;
-    if (parse_diskstats(*text, disk_lines_) > 0) ++stats_.parse_errors;
+    if (parse_diskstats(*text, disk_lines_) > 0) ++stats_[ProcfsStat::ParseErrors];
     std::uint64_t rd = 0, wr = 0;
     disk_deltas_.begin_sample();
     for (const DiskStatLine& d : disk_lines_) {

@@ -75,6 +75,7 @@ model::Nanos ProcfsSource::period_for(const model::CaptureSettings& settings) {
 Status ProcfsSource::start(const CaptureContext& ctx) {
     for (std::size_t i = 0; i < kCounterCount; ++i) keys_[i] = ctx.counters.key(kCounterNames[i]);
     period_ = period_for(ctx.settings);
+    stats_ = {};  // statistics are per capture
     now_ = 0;
     last_sample_ = -1;
     sample_no_ = 0;
@@ -86,11 +87,7 @@ Status ProcfsSource::start(const CaptureContext& ctx) {
     disk_filter_.forget();  // disks may have come and gone since the last capture
 
     pending_.clear();
-    ScanCounts scan;
-    scan_threads(proc_root_, max_threads_, pending_, scan);
-    stats_.threads_named += scan.threads_named;
-    stats_.threads_skipped += scan.threads_skipped;
-    stats_.tasks_vanished += scan.tasks_vanished;
+    scan_threads(proc_root_, max_threads_, pending_, stats_);
     return {};
 }
 
@@ -122,7 +119,7 @@ void ProcfsSource::stop(model::Nanos now, std::vector<model::Event>& out) {
 
 std::optional<std::string_view> ProcfsSource::read(PolledFile& f) {
     auto text = f.read();
-    if (!text) ++stats_.read_errors;
+    if (!text) ++stats_[ProcfsStat::ReadErrors];
     return text;
 }
 

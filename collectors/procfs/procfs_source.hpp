@@ -18,26 +18,17 @@
 #include "collectors/procfs/net_dev.hpp"
 #include "collectors/procfs/proc_stat.hpp"
 #include "collectors/procfs/process_scan.hpp"
+#include "collectors/procfs/procfs_statistics.hpp"
 #include "collectors/source.hpp"
 
 namespace apcgate::collectors::procfs {
-
-// What the source did, for logs and tests; counts accumulate over the source's lifetime.
-struct ProcfsStats {
-    std::uint64_t samples = 0;          // polls (and stops) that sampled
-    std::uint64_t read_errors = 0;      // a file could not be opened or read (once per file)
-    std::uint64_t parse_errors = 0;     // a file lacked or garbled a wanted value (once per file)
-    std::uint64_t threads_named = 0;    // ProcComm/ThreadName pairs emitted at capture start
-    std::uint64_t threads_skipped = 0;  // threads beyond the limit
-    std::uint64_t tasks_vanished = 0;   // processes/threads that exited during the scan
-};
 
 // No /proc counter advances faster than the 1/USER_HZ = 10 ms tick /proc/stat counts CPU time
 // in (USER_HZ is 100 on every architecture), so faster polling would only repeat values.
 inline constexpr model::Nanos kMinPollPeriod = 10'000'000;
 
 class ProcfsSource final : public Source {
-public:
+  public:
     explicit ProcfsSource(std::filesystem::path proc_root = "/proc",
                           std::filesystem::path sys_root = "/sys",
                           std::size_t max_threads = kDefaultMaxThreads);
@@ -50,14 +41,18 @@ public:
     PollResult poll(model::Nanos now, std::vector<model::Event>& out) override;
     void stop(model::Nanos now, std::vector<model::Event>& out) override;
 
-    [[nodiscard]] const ProcfsStats& stats() const { return stats_; }
+    // What the source counted in the running or last capture.
+    [[nodiscard]] const ProcfsStatistics& stats() const { return stats_; }
+    [[nodiscard]] std::vector<model::StatisticValue> statistics() const override {
+        return stats_.values();
+    }
     [[nodiscard]] std::vector<model::CoreName> core_names() const;
 
     // The poll period for these settings: 1 / sample rate, or the live rate when sampling is
     // off (100 ms when that is 0 too), never below kMinPollPeriod.
     static model::Nanos period_for(const model::CaptureSettings& settings);
 
-private:
+  private:
     [[nodiscard]] bool wanted(CounterId id) const { return keys_[index(id)].has_value(); }
     static std::size_t index(CounterId id) { return static_cast<std::size_t>(id); }
     void emit(std::vector<model::Event>& out, CounterId id, std::int64_t value, int core = 0);
@@ -101,7 +96,7 @@ private:
     std::vector<NetDevLine> net_lines_;
     std::vector<DiskStatLine> disk_lines_;
 
-    ProcfsStats stats_;
+    ProcfsStatistics stats_;
 };
 
 }  // namespace apcgate::collectors::procfs

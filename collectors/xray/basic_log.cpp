@@ -52,7 +52,7 @@ LogIndex index_basic(std::span<const std::uint8_t> data, const FileHeader& heade
         if (!run || end == run_start) return;
         const std::uint64_t offset = kFileHeaderSize + run_start * kBasicRecordSize;
         if (!run_tsc) {
-            report.bad_record(problem(input, offset, Stat::BasicArgPayload,
+            report.bad_record(problem(ErrorKind::Malformed, input, offset, Stat::BasicArgPayload,
                                       "records of thread " + std::to_string(run->tid) +
                                           " without a function record before them; skipped"));
             stats.skipped(Stat::Block);
@@ -62,7 +62,7 @@ LogIndex index_basic(std::span<const std::uint8_t> data, const FileHeader& heade
                                              static_cast<std::int32_t>(run->tid));
         if (!thread) {
             report.bad_record(
-                problem(input, offset, Stat::Block,
+                problem(ErrorKind::Limit, input, offset, Stat::Block,
                         "more than " + std::to_string(kMaxThreads) + " threads; skipped"));
             stats.skipped(Stat::Block);
             return;
@@ -92,7 +92,8 @@ LogIndex index_basic(std::span<const std::uint8_t> data, const FileHeader& heade
     }
     close_run(count);
     if (body % kBasicRecordSize != 0) {
-        report.stopped(problem(input, kFileHeaderSize + count * kBasicRecordSize, Stat::BasicRecord,
+        report.stopped(problem(ErrorKind::Truncated, input,
+                               kFileHeaderSize + count * kBasicRecordSize, Stat::BasicRecord,
                                "partial record: " + std::to_string(body % kBasicRecordSize) +
                                    " of 32 bytes at the end: the log is cut short"));
     }
@@ -133,7 +134,7 @@ bool BasicBlockDecoder::decode(CallBatch& out, std::size_t max) {
                 stats_.read(Stat::BasicRecord);
                 stats_.skipped(Stat::BasicRecord);
                 report_.bad_record(
-                    problem(input_name_, offset, Stat::BasicRecord,
+                    problem(ErrorKind::Malformed, input_name_, offset, Stat::BasicRecord,
                             "unknown record type " +
                                 std::to_string(basic_record_type(bytes.data(), endian_)),
                             "record_type"));
@@ -153,7 +154,7 @@ void BasicBlockDecoder::record(std::span<const std::uint8_t> bytes, std::uint64_
     entry_open_ = false;
     if (r.action > 3) {
         stats_.skipped(stat);
-        report_.bad_record(problem(input_name_, offset, stat,
+        report_.bad_record(problem(ErrorKind::Malformed, input_name_, offset, stat,
                                    "unknown function action " + std::to_string(r.action), "type"));
         return;
     }
@@ -179,7 +180,7 @@ void BasicBlockDecoder::argument(std::span<const std::uint8_t> bytes, std::uint6
     if (!matches) {
         stats_.skipped(Stat::BasicArgPayload);
         report_.bad_record(
-            problem(input_name_, offset, Stat::BasicArgPayload,
+            problem(ErrorKind::Malformed, input_name_, offset, Stat::BasicArgPayload,
                     "an argument that does not follow a record of the same function and thread"));
         return;
     }

@@ -49,8 +49,8 @@ RelocTypes reloc_types(std::uint16_t machine) {
     }
 }
 
-Error elf_error(const std::filesystem::path& path, std::string what) {
-    Error e = Error::at(std::move(what));
+Error elf_error(ErrorKind kind, const std::filesystem::path& path, std::string what) {
+    Error e = Error::at(kind, std::move(what));
     e.input = path.string();
     return e;
 }
@@ -119,15 +119,17 @@ struct OpenElf {
 };
 
 Result<OpenElf> open_elf(const std::filesystem::path& path) {
-    if (elf_version(EV_CURRENT) == EV_NONE) return elf_error(path, "libelf is out of date");
+    if (elf_version(EV_CURRENT) == EV_NONE)
+        return elf_error(ErrorKind::Unsupported, path, "libelf is out of date");
     OpenElf o;
     o.fd = wire::UniqueFd(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
-    if (!o.fd.valid()) return elf_error(path, std::string("cannot open: ") + std::strerror(errno));
+    if (!o.fd.valid())
+        return elf_error(ErrorKind::Io, path, std::string("cannot open: ") + std::strerror(errno));
     o.elf.reset(elf_begin(o.fd.get(), ELF_C_READ, nullptr));
     if (!o.elf || elf_kind(o.elf.get()) != ELF_K_ELF || gelf_getehdr(o.elf.get(), &o.eh) == nullptr)
-        return elf_error(path, "not an ELF file");
+        return elf_error(ErrorKind::Malformed, path, "not an ELF file");
     if (elf_getshdrstrndx(o.elf.get(), &o.shstrndx) != 0)
-        return elf_error(path, "no section name table");
+        return elf_error(ErrorKind::Malformed, path, "no section name table");
     return o;
 }
 
@@ -216,7 +218,8 @@ Result<ElfImage> read_elf(const std::filesystem::path& path, bool need_instr_map
         }
     }
     if (!found && need_instr_map)
-        return elf_error(path, "no xray_instr_map section: was it built with -fxray-instrument?");
+        return elf_error(ErrorKind::Unsupported, path,
+                         "no xray_instr_map section: was it built with -fxray-instrument?");
     for (const auto& [scn, sh] : relocs)
         read_relocations(elf, scn, sh, reloc_types(o.eh.e_machine), img.instr_map_address,
                          img.instr_map.size(), img.relocations);
@@ -234,7 +237,9 @@ Result<ElfImage> read_elf(const std::filesystem::path& path, bool need_instr_map
 
 }  // namespace
 
-Result<ElfImage> read_elf_image(const std::filesystem::path& path) { return read_elf(path, true); }
+Result<ElfImage> read_elf_image(const std::filesystem::path& path) {
+    return read_elf(path, true);
+}
 
 Result<ElfImage> read_elf_symbols(const std::filesystem::path& path) {
     return read_elf(path, false);

@@ -157,13 +157,13 @@ bool FdrBlockDecoder::one_record(CallBatch& out) {
             return true;
         case FdrVerifier::Verdict::Skip:
             stats_.skipped(stat);
-            report_.bad_record(
-                problem(input_name_, t.offset, stat, std::string(verifier_.reason())));
+            report_.bad_record(problem(ErrorKind::Malformed, input_name_, t.offset, stat,
+                                       std::string(verifier_.reason())));
             return true;
         case FdrVerifier::Verdict::EndBuffer:
             if (t.kind != FdrKind::EndOfBuffer || tokenizer_.format().version >= 2) {
                 report_.bad_record(
-                    problem(input_name_, t.offset, stat,
+                    problem(ErrorKind::Malformed, input_name_, t.offset, stat,
                             std::string(verifier_.reason()) + "; skipping the rest of the buffer"));
             }
             return false;
@@ -174,7 +174,8 @@ bool FdrBlockDecoder::one_record(CallBatch& out) {
 void FdrBlockDecoder::framing_error() {
     const std::uint64_t missing = tokenizer_.missing();
     const std::uint64_t typed = typed_events_ + (tokenizer_.missing_typed_event() ? 1 : 0);
-    if (!cut_ && missing > 0 && missing <= kMetadataRecordSize * typed) {
+    if (!cut_ && tokenizer_.error().is(ErrorKind::Truncated) &&
+        missing <= kMetadataRecordSize * typed) {
         stats_.read(Stat::ShortBuffer);
         stats_.skipped(Stat::ShortBuffer);
         return;
@@ -184,7 +185,7 @@ void FdrBlockDecoder::framing_error() {
 
 bool FdrBlockDecoder::usable_cpu(const FdrToken& t, std::uint16_t cpu) {
     if (cpu < kCpuLimit) return true;
-    report_.bad_record(problem(input_name_, t.offset, stat_of(t.kind),
+    report_.bad_record(problem(ErrorKind::Malformed, input_name_, t.offset, stat_of(t.kind),
                                "CPU " + std::to_string(cpu) + " is past any LLVM runtime's " +
                                    std::to_string(kCpuLimit) +
                                    " (it keeps a CPU in 8 bits): a corrupt field; the thread "

@@ -117,7 +117,7 @@ std::size_t Indexer::add_buffer(std::size_t pos, std::size_t size, bool stop_at_
     FdrTokenizer tok(data_.subspan(pos, size), pos, format_, input_);
     FdrToken t;
     if (tok.next(t) != FdrTokenizer::Step::Token || t.kind != FdrKind::NewBuffer) {
-        report_.bad_record(problem(input_, pos, Stat::NewBuffer,
+        report_.bad_record(problem(ErrorKind::Malformed, input_, pos, Stat::NewBuffer,
                                    "a buffer must start with a NewBuffer record; skipping it"));
         stats_.skipped(Stat::Block);
         return size;
@@ -156,7 +156,7 @@ std::size_t Indexer::add_buffer(std::size_t pos, std::size_t size, bool stop_at_
     }
     const auto thread = index_.thread_for(pid, pid_known, tid);
     if (!thread) {
-        report_.bad_record(problem(input_, pos, Stat::NewBuffer,
+        report_.bad_record(problem(ErrorKind::Limit, input_, pos, Stat::NewBuffer,
                                    "more than " + std::to_string(kMaxThreads) +
                                        " threads; skipping the buffers of thread " +
                                        std::to_string(tid),
@@ -186,12 +186,13 @@ void Indexer::v2_buffers() {
                     : "expected a BufferExtents record to start a buffer";
             if (!next) {
                 report_.stopped(problem(
+                    left < kMetadataRecordSize ? ErrorKind::Truncated : ErrorKind::Malformed,
                     input_, pos, Stat::BufferExtents,
                     what + "; no further buffer in the last " + std::to_string(left) + " bytes"));
                 return;
             }
             report_.bad_record(problem(
-                input_, pos, Stat::BufferExtents,
+                ErrorKind::Malformed, input_, pos, Stat::BufferExtents,
                 what + "; skipped " + std::to_string(*next - pos) + " bytes to the next buffer"));
             pos = *next;
         }
@@ -202,7 +203,7 @@ void Indexer::v2_buffers() {
         const std::size_t room = data_.size() - start;
         if (size > room) {
             file_cut_ = true;
-            report_.stopped(problem(input_, pos, Stat::BufferExtents,
+            report_.stopped(problem(ErrorKind::Truncated, input_, pos, Stat::BufferExtents,
                                     "the buffer holds " + std::to_string(size) +
                                         " bytes but the file ends " + std::to_string(room) +
                                         " bytes after it: the log is cut short",
@@ -222,7 +223,7 @@ void Indexer::v1_buffers(std::uint64_t stride) {
             const std::size_t size = std::min<std::size_t>(stride, data_.size() - pos);
             if (size < stride) {
                 file_cut_ = true;
-                report_.stopped(problem(input_, pos, Stat::NewBuffer,
+                report_.stopped(problem(ErrorKind::Truncated, input_, pos, Stat::NewBuffer,
                                         "the last buffer is cut short: " + std::to_string(size) +
                                             " of " + std::to_string(stride) +
                                             " bytes (the header's buffer_size)"));
@@ -236,14 +237,14 @@ void Indexer::v1_buffers(std::uint64_t stride) {
         // a file shorter than one buffer was cut (or its buffer_size is wrong): either way it
         // is not all there. What it holds is still read, buffer by buffer.
         file_cut_ = true;
-        report_.stopped(problem(input_, kFileHeaderSize, Stat::NewBuffer,
+        report_.stopped(problem(ErrorKind::Truncated, input_, kFileHeaderSize, Stat::NewBuffer,
                                 "the first buffer is cut short: " + std::to_string(body) + " of " +
                                     std::to_string(stride) +
                                     " bytes (the header's buffer_size); finding its records by "
                                     "their NewBuffer records"));
     } else if (body > 0) {
         report_.bad_record(
-            problem(input_, 16, Stat::FileHeader,
+            problem(ErrorKind::Malformed, input_, 16, Stat::FileHeader,
                     "buffer_size " + std::to_string(stride) +
                         " does not fit the file; finding buffers by their NewBuffer records",
                     "buffer_size"));

@@ -9,6 +9,7 @@ namespace {
 wire::ByteReader data_reader(const FdrToken& t, const FdrFormat& f) {
     wire::ByteReader r(t.bytes, f.endian, t.offset);
     r.set_record(stat_name(stat_of(t.kind)));
+    r.set_whole_record();
     r.skip(1, "kind");
     return r;
 }

@@ -3,8 +3,8 @@
 // are nine records in ten of a real log; every other kind goes through ByteReader.
 #pragma once
 
-#include "protocol/wire/fixed_load.hpp"
 #include "collectors/xray/fdr_records.hpp"
+#include "protocol/wire/fixed_load.hpp"
 
 namespace apcgate::collectors::xray {
 

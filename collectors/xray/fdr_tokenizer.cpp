@@ -10,8 +10,9 @@ FdrTokenizer::FdrTokenizer(std::span<const std::uint8_t> data, std::uint64_t bas
                            FdrFormat format, const std::string& input)
     : reader_(data, format.endian, base_offset, input), format_(format), input_(input) {}
 
-FdrTokenizer::Step FdrTokenizer::fail(Stat kind, std::string field, std::string message) {
-    error_ = Error::at(std::move(message));
+FdrTokenizer::Step FdrTokenizer::fail(ErrorKind error_kind, Stat kind, std::string field,
+                                      std::string message) {
+    error_ = Error::at(error_kind, std::move(message));
     error_.input = input_;
     error_.offset = reader_.offset();
     error_.record = std::string(stat_name(kind));
@@ -23,7 +24,7 @@ FdrTokenizer::Step FdrTokenizer::cut(FdrKind kind, std::uint64_t missing, std::s
                                      std::string message) {
     missing_ = missing;
     missing_typed_event_ = kind == FdrKind::TypedEvent;
-    return fail(stat_of(kind), std::move(field), std::move(message));
+    return fail(ErrorKind::Truncated, stat_of(kind), std::move(field), std::move(message));
 }
 
 FdrTokenizer::Step FdrTokenizer::next(FdrToken& out) {
@@ -47,7 +48,7 @@ FdrTokenizer::Step FdrTokenizer::next(FdrToken& out) {
         char first[8];
         std::snprintf(first, sizeof first, "0x%02x", rest[0]);
         return fail(
-            Stat::Metadata, "kind",
+            ErrorKind::Malformed, Stat::Metadata, "kind",
             "unknown metadata record kind " + std::to_string(kind) + " (first byte " + first + ")");
     }
     out.kind = static_cast<FdrKind>(kind);
@@ -61,7 +62,8 @@ FdrTokenizer::Step FdrTokenizer::next(FdrToken& out) {
     if (out.kind == FdrKind::CustomEvent || out.kind == FdrKind::TypedEvent) {
         const std::int32_t size = event_payload_size(head, format_);
         if (size <= 0)
-            return fail(stat, "size", "event size " + std::to_string(size) + " is not positive");
+            return fail(ErrorKind::Malformed, stat, "size",
+                        "event size " + std::to_string(size) + " is not positive");
         const auto payload_left = left - kMetadataRecordSize;
         if (static_cast<std::uint64_t>(size) > payload_left) {
             return cut(out.kind, static_cast<std::uint64_t>(size) - payload_left, "size",

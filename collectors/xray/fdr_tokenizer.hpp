@@ -42,7 +42,8 @@ class FdrTokenizer {
     [[nodiscard]] const FdrFormat& format() const { return format_; }
 
   private:
-    Step fail(Stat kind, std::string field, std::string message);
+    Step fail(ErrorKind error_kind, Stat kind, std::string field, std::string message);
+    // A Truncated failure: the data ends `missing` bytes before the record's end.
     Step cut(FdrKind kind, std::uint64_t missing, std::string field, std::string message);
 
     wire::ByteReader reader_;

@@ -7,8 +7,9 @@ Result<std::vector<std::uint64_t>> function_addresses(const InstrMapSection& s,
     const std::size_t entry = s.is64 ? 32 : 16;
     const std::size_t word = s.is64 ? 8 : 4;
     if (s.bytes.size() % entry != 0) {
-        Error e = Error::at("section size " + std::to_string(s.bytes.size()) +
-                            " is not a whole number of " + std::to_string(entry) + "-byte sleds");
+        Error e = Error::at(ErrorKind::Malformed, "section size " + std::to_string(s.bytes.size()) +
+                                                      " is not a whole number of " +
+                                                      std::to_string(entry) + "-byte sleds");
         e.input = input;
         e.record = "xray_instr_map";
         return e;

@@ -9,12 +9,7 @@ void add_report(const ingest::IngestReport& from, ingest::IngestReport& to) {
     const auto& problems = from.problems();
     // The stop is among the kept problems (a copy of it) unless the list was full by then;
     // problems found after it may follow it.
-    std::size_t stop_at = problems.size();
-    if (const auto& stop = from.stop_reason()) {
-        const std::string text = stop->to_string();
-        for (std::size_t i = 0; i < problems.size() && stop_at == problems.size(); ++i)
-            if (problems[i].to_string() == text) stop_at = i;
-    }
+    const std::size_t stop_at = from.stop_index().value_or(problems.size());
     const bool stop_kept = stop_at < problems.size();
     std::map<std::string, std::uint64_t, std::less<>> replayed;  // bad counts re-added by kind
     std::uint64_t unkept = from.problem_count() - problems.size();
@@ -39,12 +34,12 @@ void add_report(const ingest::IngestReport& from, ingest::IngestReport& to) {
         const auto it = replayed.find(kind);
         const std::uint64_t kept = it == replayed.end() ? 0 : it->second;
         for (std::uint64_t n = kept; n < s.bad && unkept > 0; ++n, --unkept) {
-            Error e = Error::at("(not kept)");
+            Error e = Error::at(ErrorKind::Malformed, "(not kept)");
             e.record = kind;
             to.bad_record(std::move(e));
         }
     }
-    for (; unkept > 0; --unkept) to.bad_record(Error::at("(not kept)"));
+    for (; unkept > 0; --unkept) to.bad_record(Error::at(ErrorKind::Malformed, "(not kept)"));
     for (const auto& note : from.notes()) to.note(note);
 }
 

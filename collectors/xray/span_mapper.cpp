@@ -6,7 +6,6 @@
 
 namespace apcgate::collectors::xray {
 
-
 namespace {
 
 // Bytes of text a SpanRun reserves per annotation: half are empty (a span's end), names are

@@ -48,10 +48,11 @@ Result<FileHeader> read_file_header(std::span<const std::uint8_t> data, const st
     RawHeader raw = l;
     if (!plausible(l)) {
         if (!plausible(b)) {
-            Error e = Error::at("not an XRay log: version " + std::to_string(l.version) + " type " +
-                                std::to_string(l.type) +
-                                " is no FDR (type 1, versions 1-5) or basic-mode (type 0, "
-                                "versions 1-3) log in either byte order");
+            Error e = Error::at(ErrorKind::Malformed,
+                                "not an XRay log: version " + std::to_string(l.version) + " type " +
+                                    std::to_string(l.type) +
+                                    " is no FDR (type 1, versions 1-5) or basic-mode (type 0, "
+                                    "versions 1-3) log in either byte order");
             e.input = input;
             e.offset = 0;
             e.record = "FileHeader";

@@ -1,5 +1,5 @@
-// One way to describe a problem in a log: the input, the offset, the record kind (as declared
-// in xray_stats.hpp) and what is wrong.
+// One way to describe a problem in a log: its kind, the input, the offset, the record kind (as
+// declared in xray_stats.hpp) and what is wrong.
 #pragma once
 
 #include <cstdint>
@@ -10,12 +10,12 @@
 
 namespace apcgate::collectors::xray {
 
-inline Error problem(const std::string& input, std::uint64_t offset, Stat kind, std::string message,
-                     std::string field = {}) {
-    Error e = Error::at(std::move(message));
+inline Error problem(ErrorKind kind, const std::string& input, std::uint64_t offset, Stat record,
+                     std::string message, std::string field = {}) {
+    Error e = Error::at(kind, std::move(message));
     e.input = input;
     e.offset = offset;
-    e.record = std::string(stat_name(kind));
+    e.record = std::string(stat_name(record));
     e.field = std::move(field);
     return e;
 }

@@ -39,7 +39,7 @@ Result<std::unique_ptr<XrayReader>> XrayReader::open(std::span<const std::uint8_
     std::uint64_t frequency = rate.hz;
     if (frequency == 0) {
         report.bad_record(
-            problem(input, 8, Stat::FileHeader,
+            problem(ErrorKind::Malformed, input, 8, Stat::FileHeader,
                     "cycle frequency 0 (the writer could not measure it): taking 1 GHz",
                     "cycle_frequency"));
         frequency = kAssumedFrequency;

@@ -112,7 +112,8 @@ Status XraySource::start(const CaptureContext& ctx) {
         decoder_ = std::thread([this] { decode(); });
     } catch (const std::system_error& e) {
         finished_ = true;
-        return Error::at(std::string("cannot start the decoding thread: ") + e.what());
+        return Error::at(ErrorKind::Io,
+                         std::string("cannot start the decoding thread: ") + e.what());
     }
     return {};
 }
@@ -246,12 +247,15 @@ void XraySource::note_short_buffers() {
 void XraySource::report_names_outside_map() {
     const FunctionNames::OutsideMap outside = names_.outside_map();
     if (outside.calls == 0) return;
-    Error e = Error::at(
-        std::to_string(outside.calls) + " calls of functions the instrumentation map of " +
-        options_.binary.string() + " does not have (the first: id " +
-        std::to_string(outside.first_id) + "; the map numbers " + std::to_string(names_.size()) +
-        " functions): the log was written by another program or build, so the "
-        "names of the other calls may be wrong too; such calls are named fn#ID");
+    // The --binary given is not the one that wrote the log.
+    Error e =
+        Error::at(ErrorKind::Usage,
+                  std::to_string(outside.calls) +
+                      " calls of functions the instrumentation map of " + options_.binary.string() +
+                      " does not have (the first: id " + std::to_string(outside.first_id) +
+                      "; the map numbers " + std::to_string(names_.size()) +
+                      " functions): the log was written by another program or build, so the "
+                      "names of the other calls may be wrong too; such calls are named fn#ID");
     e.input = options_.input.string();
     e.record = std::string(stat_name(Stat::FunctionEnter));
     e.field = "function";
@@ -263,10 +267,11 @@ void XraySource::report_depth_limit() {
     const std::uint64_t calls = mapper_->calls_deeper_than_limit();
     if (calls == 0) return;
     Error e = Error::at(
+        ErrorKind::Limit,
         std::to_string(calls) + " calls nested deeper than " +
-        std::to_string(SpanMapper::kMaxDepth) +
-        " levels are not shown (the deepest nesting: " + std::to_string(mapper_->deepest()) +
-        " levels); their exits are matched, and the calls around them shown");
+            std::to_string(SpanMapper::kMaxDepth) +
+            " levels are not shown (the deepest nesting: " + std::to_string(mapper_->deepest()) +
+            " levels); their exits are matched, and the calls around them shown");
     e.input = options_.input.string();
     e.record = std::string(stat_name(Stat::DepthLimit));
     decoded_->bad_record(std::move(e));

@@ -187,9 +187,10 @@ class GatorPass {
         auto frame = apc::decode_frame(it.bytes, it.offset);
         if (apc::frame_type_of(it.bytes) == apc::FrameType::Annotate) {
             // An Annotate frame that did not scan: decode_frame says where and why.
-            out_.data_error = frame
-                                  ? Error::at("Annotate frame does not decode").in_input(data_path_)
-                                  : std::move(frame).take_error().in_input(data_path_);
+            out_.data_error =
+                frame ? Error::at(ErrorKind::Malformed, "Annotate frame does not decode")
+                            .in_input(data_path_)
+                      : std::move(frame).take_error().in_input(data_path_);
             return false;
         }
         if (!frame) {

@@ -44,7 +44,9 @@ void ConnectionAnnotations::data(std::int32_t id, std::span<const std::uint8_t> 
     }
 }
 
-void ConnectionAnnotations::disconnect(std::int32_t id) { open_.erase(id); }
+void ConnectionAnnotations::disconnect(std::int32_t id) {
+    open_.erase(id);
+}
 
 void ConnectionAnnotations::fill(Report& r) const {
     if (foreign_ > 0)

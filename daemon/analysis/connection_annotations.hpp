@@ -45,9 +45,9 @@ class ConnectionAnnotations {
     std::int32_t next_serial_ = 0;
     std::int64_t zero_ = 0;
     std::uint64_t messages_ = 0;
-    std::uint64_t broken_ = 0;         // connections whose stream broke the protocol
-    std::uint64_t foreign_ = 0;        // streams that are not the annotation protocol
-    std::uint64_t not_followed_ = 0;   // bytes of connections past kMaxConnections
+    std::uint64_t broken_ = 0;        // connections whose stream broke the protocol
+    std::uint64_t foreign_ = 0;       // streams that are not the annotation protocol
+    std::uint64_t not_followed_ = 0;  // bytes of connections past kMaxConnections
 };
 
 }  // namespace apcgate::daemon::analysis

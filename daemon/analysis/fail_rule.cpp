@@ -17,16 +17,22 @@ std::string trim(const std::string& s) {
 }
 
 Error rule_error(const std::string& text, const std::string& why) {
-    return Error::at("bad --fail-if rule '" + text + "': " + why +
-                     " (expected SECTION[NAME].FIELD OP VALUE, e.g. 'spans[main].total_ns > +10%')");
+    return Error::at(
+        ErrorKind::Usage,
+        "bad --fail-if rule '" + text + "': " + why +
+            " (expected SECTION[NAME].FIELD OP VALUE, e.g. 'spans[main].total_ns > +10%')");
 }
 
 bool compare(double v, CompareOp op, double limit) {
     switch (op) {
-        case CompareOp::Greater: return v > limit;
-        case CompareOp::GreaterEqual: return v >= limit;
-        case CompareOp::Less: return v < limit;
-        case CompareOp::LessEqual: return v <= limit;
+        case CompareOp::Greater:
+            return v > limit;
+        case CompareOp::GreaterEqual:
+            return v >= limit;
+        case CompareOp::Less:
+            return v < limit;
+        case CompareOp::LessEqual:
+            return v <= limit;
     }
     return false;
 }
@@ -76,7 +82,8 @@ Result<FailRule> parse_fail_rule(const std::string& text) {
     const SectionFields* section = find_section(rule.section);
     if (section == nullptr) {
         std::string known;
-        for (const auto& f : section_fields()) known += std::string(known.empty() ? "" : ", ") + f.section;
+        for (const auto& f : section_fields())
+            known += std::string(known.empty() ? "" : ", ") + f.section;
         return rule_error(text, "unknown section '" + rule.section + "' (one of " + known + ")");
     }
     bool field_known = false;
@@ -86,13 +93,14 @@ Result<FailRule> parse_fail_rule(const std::string& text) {
         fields += std::string(fields.empty() ? "" : ", ") + f;
     }
     if (!field_known)
-        return rule_error(text, "unknown field '" + rule.field + "' of " + rule.section + " (one of " +
-                                    fields + ")");
+        return rule_error(text, "unknown field '" + rule.field + "' of " + rule.section +
+                                    " (one of " + fields + ")");
     if (rule.name.empty()) return rule_error(text, "empty NAME (use * for every row)");
     return rule;
 }
 
-RuleVerdict evaluate(const FailRule& rule, const ReportMetrics& before, const ReportMetrics& after) {
+RuleVerdict evaluate(const FailRule& rule, const ReportMetrics& before,
+                     const ReportMetrics& after) {
     RuleVerdict verdict;
     verdict.rule = &rule;
     static const SectionMetrics kNone;
@@ -120,8 +128,12 @@ RuleVerdict evaluate(const FailRule& rule, const ReportMetrics& before, const Re
         const double x = old_v.value_or(0.0), y = new_v.value_or(0.0);
         double v = 0;
         switch (rule.what) {
-            case RuleValue::After: v = y; break;
-            case RuleValue::Change: v = y - x; break;
+            case RuleValue::After:
+                v = y;
+                break;
+            case RuleValue::Change:
+                v = y - x;
+                break;
             case RuleValue::RelativeChange:
                 if (x != 0) {
                     v = 100.0 * (y - x) / std::fabs(x);

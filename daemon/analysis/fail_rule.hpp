@@ -24,7 +24,7 @@ enum class CompareOp { Greater, GreaterEqual, Less, LessEqual };
 enum class RuleValue { After, Change, RelativeChange };
 
 struct FailRule {
-    std::string text;  // as given
+    std::string text;                  // as given
     std::string section, name, field;  // name "*": every row
     CompareOp op = CompareOp::Greater;
     RuleValue what = RuleValue::After;

@@ -61,16 +61,15 @@ void PerfSamples::fill(Report& r) const {
                                 std::to_string(kMaxMapsLineBytes) +
                                 " bytes: their addresses are [unknown]"});
     if (maps_skipped_.past_limit + not_kept_ > 0)
-        r.losses.push_back({"mappings_not_kept", maps_skipped_.past_limit + not_kept_,
-                            "mappings (MAPS lines, MMAP records) past " +
-                                std::to_string(kMaxMappings) + " per process, " +
-                                std::to_string(kMaxProcesses) + " processes or " +
-                                std::to_string(kMaxImages) +
-                                " images: their addresses are [unknown]"});
+        r.losses.push_back(
+            {"mappings_not_kept", maps_skipped_.past_limit + not_kept_,
+             "mappings (MAPS lines, MMAP records) past " + std::to_string(kMaxMappings) +
+                 " per process, " + std::to_string(kMaxProcesses) + " processes or " +
+                 std::to_string(kMaxImages) + " images: their addresses are [unknown]"});
 }
 
-bool PerfSamples::map(std::uint32_t pid, std::uint64_t addr, std::uint64_t len,
-                      std::uint64_t pgoff, std::string_view path) {
+bool PerfSamples::map(std::uint32_t pid, std::uint64_t addr, std::uint64_t len, std::uint64_t pgoff,
+                      std::string_view path) {
     if (len == 0 || addr + len < addr || path.empty()) return true;  // nothing to map
     auto it = spaces_.find(pid);
     if (it == spaces_.end()) {
@@ -86,7 +85,8 @@ bool PerfSamples::map(std::uint32_t pid, std::uint64_t addr, std::uint64_t len,
     auto c = cookies_.find(std::string(path));
     if (c == cookies_.end()) {
         if (cookies_.size() >= kMaxImages) return false;
-        c = cookies_.emplace(std::string(path), static_cast<std::int32_t>(cookies_.size() + 2)).first;
+        c = cookies_.emplace(std::string(path), static_cast<std::int32_t>(cookies_.size() + 2))
+                .first;
         symbols_.name_cookie(c->second, c->first);
     }
     space[addr] = Mapping{addr + len, pgoff, c->second};
@@ -100,7 +100,8 @@ model::StackFrame PerfSamples::frame(const Space* space, bool kernel, std::uint6
         if (it != space->begin()) {
             --it;
             if (ip < it->second.end)
-                return {it->second.cookie, static_cast<std::int64_t>(ip - it->first + it->second.pgoff)};
+                return {it->second.cookie,
+                        static_cast<std::int64_t>(ip - it->first + it->second.pgoff)};
         }
     }
     ++unresolved_;

@@ -20,10 +20,10 @@ struct ThreadRow {
     std::int32_t pid = -1;  // -1: not known
     std::string name;
     std::string process;
-    std::int64_t cpu_ns = 0;                           // running, over every core
+    std::int64_t cpu_ns = 0;                                            // running, over every core
     std::vector<std::pair<std::int32_t, std::int64_t>> cpu_ns_by_core;  // core -> running time
-    std::array<std::int64_t, 3> wait_ns{};             // by kWaitStateNames
-    std::uint64_t samples = 0;                         // CPU samples (Backtrace / SAMPLE)
+    std::array<std::int64_t, 3> wait_ns{};                              // by kWaitStateNames
+    std::uint64_t samples = 0;  // CPU samples (Backtrace / SAMPLE)
 };
 
 struct ProcessRow {
@@ -35,8 +35,8 @@ struct ProcessRow {
 };
 
 struct FunctionRow {
-    std::string name;             // symbol, or image+0xOFFSET when unresolved
-    std::string image;            // the image's path ("" for [kernel] and [unknown])
+    std::string name;                 // symbol, or image+0xOFFSET when unresolved
+    std::string image;                // the image's path ("" for [kernel] and [unknown])
     std::uint64_t self_samples = 0;   // samples with the function innermost
     std::uint64_t total_samples = 0;  // samples with the function anywhere in the stack
 };
@@ -66,9 +66,9 @@ struct CounterRow {
     std::string counter_class;  // events.xml class ("delta", "absolute", ...); "" unknown
     double multiplier = 1.0;
     std::uint64_t samples = 0;
-    double min = 0, max = 0;     // values times the multiplier
-    std::optional<double> mean;  // absent when the reader kept no sum (Perf framing)
-    std::optional<double> total; // delta and incident counters: the sum
+    double min = 0, max = 0;      // values times the multiplier
+    std::optional<double> mean;   // absent when the reader kept no sum (Perf framing)
+    std::optional<double> total;  // delta and incident counters: the sum
 };
 
 struct LossRow {
@@ -78,10 +78,10 @@ struct LossRow {
 };
 
 struct Report {
-    std::string capture;  // the path given
-    std::string framing;  // "gator" or "perf"
-    std::int64_t duration_ns = 0;  // first to last timestamp seen
-    std::uint64_t samples = 0;     // CPU samples in the capture (all processes)
+    std::string capture;                 // the path given
+    std::string framing;                 // "gator" or "perf"
+    std::int64_t duration_ns = 0;        // first to last timestamp seen
+    std::uint64_t samples = 0;           // CPU samples in the capture (all processes)
     std::vector<ThreadRow> threads;      // by cpu_ns then samples, descending
     std::vector<ProcessRow> processes;   // likewise
     std::vector<FunctionRow> functions;  // by self_samples, descending
@@ -90,7 +90,7 @@ struct Report {
     std::vector<InstantRow> instants;    // by count, descending
     std::vector<CounterRow> counters;    // by key
     std::vector<LossRow> losses;
-    std::vector<std::string> notes;      // what this capture cannot say, and why
+    std::vector<std::string> notes;  // what this capture cannot say, and why
 };
 
 }  // namespace apcgate::daemon::analysis

@@ -17,9 +17,13 @@ double field(const RowMetrics& m, const char* f) {
     return it == m.end() ? 0.0 : it->second;
 }
 
-std::size_t limit(std::size_t size, std::size_t top) { return top == 0 ? size : std::min(size, top); }
+std::size_t limit(std::size_t size, std::size_t top) {
+    return top == 0 ? size : std::min(size, top);
+}
 
-bool is_duration(const std::string& f) { return f.size() > 3 && f.ends_with("_ns"); }
+bool is_duration(const std::string& f) {
+    return f.size() > 3 && f.ends_with("_ns");
+}
 
 std::string show(double v, const std::string& f) {
     if (is_duration(f)) return format_ns(v);
@@ -71,9 +75,10 @@ std::vector<DiffSection> diff_reports(const ReportMetrics& before, const ReportM
             if (x != 0) row.relative = (y - x) / std::fabs(x);
             section.rows.push_back(std::move(row));
         }
-        std::stable_sort(section.rows.begin(), section.rows.end(), [](const DiffRow& p, const DiffRow& q) {
-            return std::fabs(p.change) > std::fabs(q.change);
-        });
+        std::stable_sort(section.rows.begin(), section.rows.end(),
+                         [](const DiffRow& p, const DiffRow& q) {
+                             return std::fabs(p.change) > std::fabs(q.change);
+                         });
         out.push_back(std::move(section));
     }
     return out;
@@ -130,15 +135,20 @@ nlohmann::json diff_json(const std::vector<DiffSection>& diff,
                 change[f] = y - x;
                 relative[f] = x != 0 ? json((y - x) / std::fabs(x)) : json(nullptr);
             }
-            rows.push_back({{"name", r.name}, {"a", before}, {"b", after}, {"change", change},
+            rows.push_back({{"name", r.name},
+                            {"a", before},
+                            {"b", after},
+                            {"change", change},
                             {"relative_change", relative}});
         }
         j[s.fields->section] = rows;
     }
     j["rules"] = json::array();
     for (const auto& v : verdicts)
-        j["rules"].push_back({{"rule", v.rule->text}, {"matched", v.matched_any},
-                              {"failed", !v.tripped_rows.empty()}, {"rows", v.tripped_rows}});
+        j["rules"].push_back({{"rule", v.rule->text},
+                              {"matched", v.matched_any},
+                              {"failed", !v.tripped_rows.empty()},
+                              {"rows", v.tripped_rows}});
     return j;
 }
 
@@ -150,7 +160,8 @@ void write_diff_csv(const std::vector<DiffSection>& diff, std::size_t top, std::
             for (const char* f : s.fields->fields) {
                 const double x = field(r.before, f), y = field(r.after, f);
                 char rel[32] = "";
-                if (x != 0) std::snprintf(rel, sizeof rel, "%.6g", (y - x) / std::fabs(x));  // NOLINT
+                if (x != 0)
+                    std::snprintf(rel, sizeof rel, "%.6g", (y - x) / std::fabs(x));  // NOLINT
                 out << s.fields->section << ',' << csv_field(r.name) << ',' << f << ','
                     << (r.in_before ? std::to_string(x) : "") << ','
                     << (r.in_after ? std::to_string(y) : "") << ',' << std::to_string(y - x) << ','

@@ -18,9 +18,9 @@ namespace apcgate::daemon::analysis {
 struct DiffRow {
     std::string name;
     bool in_before = false, in_after = false;
-    RowMetrics before, after;  // missing fields are 0
-    double change = 0;                 // of the primary field: after - before
-    std::optional<double> relative;    // change / |before|; none when before is 0
+    RowMetrics before, after;        // missing fields are 0
+    double change = 0;               // of the primary field: after - before
+    std::optional<double> relative;  // change / |before|; none when before is 0
 };
 
 struct DiffSection {

@@ -5,9 +5,15 @@ namespace apcgate::daemon::analysis {
 const std::vector<SectionFields>& section_fields() {
     static const std::vector<SectionFields> kSections = {
         {"processes", "cpu_ns", {"cpu_ns", "samples", "threads"}},
-        {"threads", "cpu_ns", {"cpu_ns", "samples", "wait_other_ns", "wait_contention_ns", "wait_io_ns"}},
-        {"functions", "self_samples", {"self_samples", "total_samples", "self_share", "total_share"}},
-        {"spans", "total_ns", {"total_ns", "count", "min_ns", "median_ns", "p90_ns", "p99_ns", "max_ns"}},
+        {"threads",
+         "cpu_ns",
+         {"cpu_ns", "samples", "wait_other_ns", "wait_contention_ns", "wait_io_ns"}},
+        {"functions",
+         "self_samples",
+         {"self_samples", "total_samples", "self_share", "total_share"}},
+        {"spans",
+         "total_ns",
+         {"total_ns", "count", "min_ns", "median_ns", "p90_ns", "p99_ns", "max_ns"}},
         {"instants", "count", {"count"}},
         {"counters", "mean", {"mean", "samples", "min", "max", "total"}},
     };
@@ -22,7 +28,9 @@ const SectionFields* find_section(const std::string& name) {
 
 namespace {
 
-void add(RowMetrics& row, const char* field, double v) { row[field] += v; }
+void add(RowMetrics& row, const char* field, double v) {
+    row[field] += v;
+}
 
 }  // namespace
 
@@ -60,7 +68,8 @@ ReportMetrics metrics_of(const Report& r) {
         row["p99_ns"] = static_cast<double>(s.p99_ns);
         row["max_ns"] = static_cast<double>(s.max_ns);
     }
-    for (const auto& i : r.instants) add(m["instants"][i.kind + ":" + i.name], "count", static_cast<double>(i.count));
+    for (const auto& i : r.instants)
+        add(m["instants"][i.kind + ":" + i.name], "count", static_cast<double>(i.count));
     for (const auto& c : r.counters) {
         RowMetrics& row = m["counters"][c.name];
         row["samples"] = static_cast<double>(c.samples);

@@ -12,16 +12,16 @@
 
 namespace apcgate::daemon::analysis {
 
-using RowMetrics = std::map<std::string, double>;              // field -> value
-using SectionMetrics = std::map<std::string, RowMetrics>;      // row name -> fields
-using ReportMetrics = std::map<std::string, SectionMetrics>;   // section -> rows
+using RowMetrics = std::map<std::string, double>;             // field -> value
+using SectionMetrics = std::map<std::string, RowMetrics>;     // row name -> fields
+using ReportMetrics = std::map<std::string, SectionMetrics>;  // section -> rows
 
 ReportMetrics metrics_of(const Report& r);
 
 struct SectionFields {
     const char* section;
-    const char* primary;                // what diff sorts the section's rows by
-    std::vector<const char*> fields;    // every field, the primary first
+    const char* primary;              // what diff sorts the section's rows by
+    std::vector<const char*> fields;  // every field, the primary first
 };
 // The sections in the order diff prints them, with their fields.
 const std::vector<SectionFields>& section_fields();

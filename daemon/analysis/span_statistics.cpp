@@ -19,7 +19,8 @@ bool is_argument_list(std::string_view args) {
 }
 
 std::string_view trim_end(std::string_view s) {
-    while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\n')) s.remove_suffix(1);
+    while (!s.empty() && (s.back() == ' ' || s.back() == '\t' || s.back() == '\n'))
+        s.remove_suffix(1);
     return s;
 }
 
@@ -37,22 +38,21 @@ std::string_view span_name(std::string_view text) {
 }
 
 void SpanStatistics::annotation(const model::Annotation& a) {
-    std::visit(wire::Overloaded{
-                   [&](const model::StringAnnotation& s) {
-                       string_annotation(a.ts, s.channel, s.text);
-                   },
-                   [&](const model::ChannelName& c) {
-                       if (c.name == "events") {
-                           event_channels_.insert(c.channel);
-                       } else {
-                           event_channels_.erase(c.channel);
-                       }
-                   },
-                   [&](const model::MarkerAnnotation& m) { instant(m.text, kMarker); },
-                   [&](const model::TextAnnotation& t) { instant(trim_end(t.text), kText); },
-                   [](const auto&) {},
-               },
-               a.body);
+    std::visit(
+        wire::Overloaded{
+            [&](const model::StringAnnotation& s) { string_annotation(a.ts, s.channel, s.text); },
+            [&](const model::ChannelName& c) {
+                if (c.name == "events") {
+                    event_channels_.insert(c.channel);
+                } else {
+                    event_channels_.erase(c.channel);
+                }
+            },
+            [&](const model::MarkerAnnotation& m) { instant(m.text, kMarker); },
+            [&](const model::TextAnnotation& t) { instant(trim_end(t.text), kText); },
+            [](const auto&) {},
+        },
+        a.body);
 }
 
 SpanStatistics::Open* SpanStatistics::slot(std::int32_t channel, bool create) {
@@ -112,8 +112,8 @@ void SpanStatistics::close(Open* o, std::int32_t channel, std::int64_t ts) {
 
 void SpanStatistics::connection_annotation(std::int32_t connection, std::int64_t ts,
                                            std::int32_t channel, std::string_view text) {
-    const std::uint64_t key =
-        (std::uint64_t{static_cast<std::uint32_t>(connection)} << 32) | static_cast<std::uint32_t>(channel);
+    const std::uint64_t key = (std::uint64_t{static_cast<std::uint32_t>(connection)} << 32) |
+                              static_cast<std::uint32_t>(channel);
     Open* o = nullptr;
     if (auto it = connections_.find(key); it != connections_.end()) {
         o = &it->second;
@@ -178,8 +178,9 @@ void SpanStatistics::fill(Report& r) const {
         return a.name != b.name ? a.name < b.name : a.kind < b.kind;
     });
     if (closed_at_end_ > 0)
-        r.losses.push_back({"spans_open_at_end", closed_at_end_,
-                            "spans still open when the capture ended, closed at its last timestamp"});
+        r.losses.push_back(
+            {"spans_open_at_end", closed_at_end_,
+             "spans still open when the capture ended, closed at its last timestamp"});
     if (open_dropped_ > 0)
         r.losses.push_back({"spans_not_followed", open_dropped_,
                             "spans on channels past " + std::to_string(kMaxOpen) +

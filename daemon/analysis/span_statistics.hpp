@@ -56,7 +56,7 @@ class SpanStatistics {
         std::uint32_t name = 0;
         std::int64_t ts = 0;
         bool open = false;
-        bool named = false;         // `name` holds the channel's last span name
+        bool named = false;  // `name` holds the channel's last span name
     };
     // Channel ids are small and dense in practice (every writer numbers them from 1): those
     // below kDenseChannels are kept in a vector, the rest in a map.
@@ -78,10 +78,10 @@ class SpanStatistics {
     // kNoInstant (saves looking the same text up a second time).
     static constexpr std::uint32_t kNoInstant = ~std::uint32_t{0};
     std::vector<std::uint32_t> instant_of_span_;
-    std::vector<Open> dense_;                                    // by channel
-    std::unordered_map<std::int32_t, Open> sparse_;              // other channels
-    std::unordered_map<std::uint64_t, Open> connections_;        // (connection, channel)
-    std::unordered_set<std::int32_t> event_channels_;            // channels named "events"
+    std::vector<Open> dense_;                              // by channel
+    std::unordered_map<std::int32_t, Open> sparse_;        // other channels
+    std::unordered_map<std::uint64_t, Open> connections_;  // (connection, channel)
+    std::unordered_set<std::int32_t> event_channels_;      // channels named "events"
     std::uint64_t closed_at_end_ = 0;
     std::uint64_t open_dropped_ = 0;  // spans not followed: past kMaxOpen sparse channels
 };

@@ -47,11 +47,12 @@ void StackProfile::fill(Report& r) const {
     for (const auto& f : functions_) {
         r.functions.push_back({names_.name(f.name), images[f.image].path, f.self, f.total});
     }
-    std::sort(r.functions.begin(), r.functions.end(), [](const FunctionRow& a, const FunctionRow& b) {
-        if (a.self_samples != b.self_samples) return a.self_samples > b.self_samples;
-        if (a.total_samples != b.total_samples) return a.total_samples > b.total_samples;
-        return a.name != b.name ? a.name < b.name : a.image < b.image;
-    });
+    std::sort(r.functions.begin(), r.functions.end(),
+              [](const FunctionRow& a, const FunctionRow& b) {
+                  if (a.self_samples != b.self_samples) return a.self_samples > b.self_samples;
+                  if (a.total_samples != b.total_samples) return a.total_samples > b.total_samples;
+                  return a.name != b.name ? a.name < b.name : a.image < b.image;
+              });
     for (const auto& [stack, n] : stacks_) {
         std::string folded;
         for (const std::uint32_t f : stack) {

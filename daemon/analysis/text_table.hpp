@@ -29,7 +29,8 @@ class TextTable {
     void print(std::ostream& out, const std::string& indent = "  ") const {
         std::vector<std::size_t> w(heading_.size(), 0);
         auto widen = [&](const std::vector<std::string>& r) {
-            for (std::size_t i = 0; i < r.size() && i < w.size(); ++i) w[i] = std::max(w[i], r[i].size());
+            for (std::size_t i = 0; i < r.size() && i < w.size(); ++i)
+                w[i] = std::max(w[i], r[i].size());
         };
         widen(heading_);
         for (const auto& r : rows_) widen(r);

@@ -120,7 +120,8 @@ void TimelineAccounting::fill(Report& r) const {
         }
         r.processes.push_back(p);
     }
-    if (auto none = processes.find(-1); none != processes.end()) r.processes.push_back(none->second);
+    if (auto none = processes.find(-1); none != processes.end())
+        r.processes.push_back(none->second);
     for (auto& row : r.threads) {
         if (row.pid > 0) row.process = processes[row.pid].name;
     }

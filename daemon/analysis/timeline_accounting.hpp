@@ -53,7 +53,7 @@ class TimelineAccounting {
 
     std::unordered_map<std::int32_t, Thread> threads_;
     std::map<std::pair<std::int32_t, std::int32_t>, Running> cores_;  // (key, core)
-    std::unordered_map<std::int32_t, std::string> images_;           // pid -> executable
+    std::unordered_map<std::int32_t, std::string> images_;            // pid -> executable
     std::uint64_t switches_ = 0;
 };
 

@@ -61,8 +61,8 @@ class AnnotationIds {
 
         std::vector<Translation> by_source_;
         std::size_t max_ids_;
-        std::vector<bool> taken_dense_;                 // capture ids 1..kDense-1 in use
-        std::unordered_set<std::int32_t> taken_;        // the others
+        std::vector<bool> taken_dense_;           // capture ids 1..kDense-1 in use
+        std::unordered_set<std::int32_t> taken_;  // the others
         std::int32_t next_free_ = 1;
         std::size_t assigned_ = 0;      // translations made, all sources
         std::int32_t overflow_id_ = 0;  // the shared id past kMaxIds (0: none yet)

@@ -18,7 +18,7 @@ namespace apcgate::daemon {
 namespace {
 
 Error os_error(const std::filesystem::path& path, std::string_view what) {
-    Error e = Error::at(std::string(what) + ": " + std::strerror(errno));
+    Error e = Error::at(ErrorKind::Io, std::string(what) + ": " + std::strerror(errno));
     e.input = path.string();
     return e;
 }
@@ -110,28 +110,30 @@ void ApcDirectory::end_removal() {
     if (remover_.joinable()) remover_.join();
 }
 
-bool ApcDirectory::refuses(const std::filesystem::path& dir, bool force) {
-    std::error_code ec;
-    return !force && std::filesystem::exists(std::filesystem::symlink_status(dir, ec));
-}
-
 Result<std::unique_ptr<ApcDirectory>> ApcDirectory::create(const std::filesystem::path& dir,
                                                            bool force, Durability durability) {
     if (::mkdir(dir.c_str(), 0755) != 0) {
         if (errno != EEXIST) return os_error(dir, "cannot create capture directory");
         if (!force) {
-            Error e = Error::at("already exists (use --force to overwrite its capture files)");
+            Error e = Error::at(ErrorKind::Refused,
+                                "already exists (use --force to overwrite its capture files)");
             e.input = dir.string();
             return e;
         }
         struct stat st {};
         if (::stat(dir.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) {
-            Error e = Error::at("exists and is not a directory");
+            // Not Refused: --force was given, and its exit code would tell the user to give it.
+            Error e = Error::at(ErrorKind::Usage, "exists and is not a directory");
             e.input = dir.string();
             return e;
         }
     }
     const std::filesystem::path data = dir / kApcDataFile;
+    if (force) {
+        const std::filesystem::path statistics = dir / kStatisticsFile;
+        if (::unlink(statistics.c_str()) != 0 && errno != ENOENT)
+            return os_error(statistics, "cannot delete the old capture's statistics");
+    }
     std::thread remover = force ? remove_aside(dir, data) : std::thread();
     wire::UniqueFd fd(::open(data.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644));
     if (!fd.valid()) {
@@ -144,10 +146,10 @@ Result<std::unique_ptr<ApcDirectory>> ApcDirectory::create(const std::filesystem
 }
 
 Status ApcDirectory::write_documents(const CaptureDocuments& documents) {
-    for (const auto& [name, text] : {std::pair<std::string_view, const std::string&>{
-                                         "captured.xml", documents.captured},
-                                     {"session.xml", documents.session},
-                                     {"events.xml", documents.events}}) {
+    for (const auto& [name, text] :
+         {std::pair<std::string_view, const std::string&>{"captured.xml", documents.captured},
+          {"session.xml", documents.session},
+          {"events.xml", documents.events}}) {
         if (Status st = write_document(name, text); !st) return st;
     }
     return {};
@@ -160,10 +162,10 @@ Status ApcDirectory::write_document(std::string_view name, std::string_view cont
     if (!fd.valid()) return os_error(tmp, "cannot create");
     // NOLINTNEXTLINE(cppcoreguidelines-pro-type-reinterpret-cast): chars as bytes
     const std::span bytes(reinterpret_cast<const std::uint8_t*>(content.data()), content.size());
-    if (!write_all(fd.get(), bytes, {}))
-        return os_error(tmp, "cannot write");
+    if (!write_all(fd.get(), bytes, {})) return os_error(tmp, "cannot write");
     fd.reset();
-    if (::rename(tmp.c_str(), final_path.c_str()) != 0) return os_error(final_path, "cannot rename");
+    if (::rename(tmp.c_str(), final_path.c_str()) != 0)
+        return os_error(final_path, "cannot rename");
     return {};
 }
 

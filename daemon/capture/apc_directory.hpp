@@ -19,6 +19,8 @@
 // reservation (reserve()), and gives back what is left past the end at the finish. A Synced one
 // reserves nothing: written at a live rate it would save nothing, and a recorder killed with
 // SIGKILL would keep that space allocated past the file's end until the file is deleted.
+// With `force`, an old capture's statistics.json is deleted at once: it would describe the old
+// capture if the new one ended before writing its own.
 #pragma once
 
 #include <filesystem>
@@ -36,6 +38,9 @@
 namespace apcgate::daemon {
 
 inline constexpr std::string_view kApcDataFile = "0000000000";
+// What apcgate counted while it made the capture (statistics_file.hpp), written at its end.
+// Not part of the APC format: Streamline reads the files above and leaves this one alone.
+inline constexpr std::string_view kStatisticsFile = "statistics.json";
 
 // The three XML documents of a capture directory, written before its data.
 struct CaptureDocuments {
@@ -48,13 +53,11 @@ struct CaptureDocuments {
 enum class Durability { Synced, Cached };
 
 class ApcDirectory final : public CaptureSink {
-public:
+  public:
+    // An existing `dir` without `force` is ErrorKind::Refused (the callers' exit code 4); an
+    // OS failure is Io.
     static Result<std::unique_ptr<ApcDirectory>> create(const std::filesystem::path& dir,
                                                         bool force, Durability durability);
-    // Whether create() refuses `dir` because it exists and `force` is not given: the caller's
-    // exit code for it (4) differs from other failures', and is decided by what is on disk, not
-    // by the error's words.
-    [[nodiscard]] static bool refuses(const std::filesystem::path& dir, bool force);
     ~ApcDirectory() override;
     ApcDirectory(const ApcDirectory&) = delete;
     ApcDirectory& operator=(const ApcDirectory&) = delete;
@@ -73,7 +76,7 @@ public:
     [[nodiscard]] const Status& status() const { return status_; }
     [[nodiscard]] const std::filesystem::path& path() const { return dir_; }
 
-private:
+  private:
     ApcDirectory(std::filesystem::path dir, wire::UniqueFd data, std::thread remover,
                  Durability durability);
     // Appends `first` and then `second` to the data file.

@@ -8,8 +8,8 @@
 #include "daemon/capture/apc_directory.hpp"
 #include "daemon/capture/collectors_setup.hpp"
 #include "daemon/service/framing.hpp"
-#include "protocol/model/counter_catalog.hpp"
 #include "protocol/model/capture_settings.hpp"
+#include "protocol/model/counter_catalog.hpp"
 
 namespace apcgate::daemon {
 

@@ -40,7 +40,7 @@ Status CaptureEngine::start() {
         running_.push_back(r);
     }
     if (!plan_.sources.empty() && failed_.size() == plan_.sources.size())
-        return Error::at("no source could start: " + failed_.front());
+        return Error::at(ErrorKind::Io, "no source could start: " + failed_.front());
     encoder_.summary(plan_.summary, plan_.cores);
     return {};
 }
@@ -98,10 +98,11 @@ void CaptureEngine::flush(model::Nanos now) {
 
 void CaptureEngine::encode_ready() {
     merger_.release([this](model::Event& e) { encode(e); });
-    if (encoder_.stats().bytes - open_frames_sent_at_ >= kSendOpenFrames) {
+    if (encoder_.stats().counts[apc::EncoderStat::Bytes] - open_frames_sent_at_ >=
+        kSendOpenFrames) {
         encoder_.flush();
         sink_.flush();
-        open_frames_sent_at_ = encoder_.stats().bytes;
+        open_frames_sent_at_ = encoder_.stats().counts[apc::EncoderStat::Bytes];
     }
 }
 
@@ -140,7 +141,8 @@ bool CaptureEngine::recorded_running() const {
 }
 
 bool CaptureEngine::sources_finished() const {
-    return std::all_of(running_.begin(), running_.end(), [](const Running& r) { return r.finished; });
+    return std::all_of(running_.begin(), running_.end(),
+                       [](const Running& r) { return r.finished; });
 }
 
 bool CaptureEngine::buffer_full() const {
@@ -149,7 +151,18 @@ bool CaptureEngine::buffer_full() const {
 }
 
 CaptureTotals CaptureEngine::totals() const {
-    return {events_, encoder_.stats().frames, sink_.bytes_written(), failed_};
+    return {events_, encoder_.stats().counts[apc::EncoderStat::Frames], sink_.bytes_written(),
+            failed_};
+}
+
+std::vector<StatisticsOf> CaptureEngine::statistics() const {
+    std::vector<StatisticsOf> out;
+    for (collectors::Source* source : plan_.sources) {
+        auto values = source->statistics();
+        if (!values.empty()) out.push_back({std::string(source->name()), std::move(values)});
+    }
+    out.push_back({"encoder", encoder_.stats().counts.values()});
+    return out;
 }
 
 }  // namespace apcgate::daemon

@@ -14,9 +14,11 @@
 #include "daemon/capture/capture_sink.hpp"
 #include "daemon/capture/event_merger.hpp"
 #include "daemon/capture/event_rate_counter.hpp"
+#include "daemon/capture/statistics_of.hpp"
 #include "protocol/apc/encoder.hpp"
 #include "protocol/model/capture_settings.hpp"
 #include "protocol/model/counter_catalog.hpp"
+#include "protocol/model/statistic.hpp"
 
 namespace apcgate::daemon {
 
@@ -41,7 +43,7 @@ struct CaptureTotals {
 };
 
 class CaptureEngine {
-public:
+  public:
     CaptureEngine(CapturePlan plan, CaptureSink& sink);
 
     // Starts every source and sends the Summary. Fails only when no source could start.
@@ -64,17 +66,21 @@ public:
     // Stops the sources, encodes everything left, sends it and tells the sink the capture ended.
     void finish(model::Nanos now);
 
-    [[nodiscard]] model::Nanos next_poll() const;   // earliest time a live source is due
-    [[nodiscard]] bool sources_finished() const;    // every source ran out (ingested inputs)
-    [[nodiscard]] bool recorded_running() const;    // a recorded source has more to give
-    [[nodiscard]] bool buffer_full() const;         // a buffered mode's size was reached
+    [[nodiscard]] model::Nanos next_poll() const;  // earliest time a live source is due
+    [[nodiscard]] bool sources_finished() const;   // every source ran out (ingested inputs)
+    [[nodiscard]] bool recorded_running() const;   // a recorded source has more to give
+    [[nodiscard]] bool buffer_full() const;        // a buffered mode's size was reached
     [[nodiscard]] const apc::EncoderStats& encoder_stats() const { return encoder_.stats(); }
     [[nodiscard]] CaptureTotals totals() const;
+    // What each source and the encoder counted (after finish(): the whole capture's), in plan
+    // order, the encoder last. Sources that count nothing (trace inputs keep theirs in their
+    // IngestReport) are left out.
+    [[nodiscard]] std::vector<StatisticsOf> statistics() const;
     [[nodiscard]] const CapturePlan& plan() const { return plan_; }
     [[nodiscard]] model::Nanos flush_period() const { return flush_period_; }
     [[nodiscard]] CaptureSink& sink() { return sink_; }
 
-private:
+  private:
     struct Running {
         collectors::Source* source;
         model::Nanos period;  // live sources

@@ -17,9 +17,10 @@ std::optional<std::string> read_document(const std::filesystem::path& file) {
 
 Result<xml::CapturedDoc> read_captured(const std::filesystem::path& dir) {
     const auto text = read_document(dir / "captured.xml");
-    if (!text) return Error::at("cannot read captured.xml").in_input(dir.string());
+    if (!text) return Error::at(ErrorKind::Io, "cannot read captured.xml").in_input(dir.string());
     auto captured = xml::parse_captured(*text);
-    if (!captured) return std::move(captured).take_error().in_input((dir / "captured.xml").string());
+    if (!captured)
+        return std::move(captured).take_error().in_input((dir / "captured.xml").string());
     return captured;
 }
 

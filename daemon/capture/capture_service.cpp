@@ -39,11 +39,15 @@ CaptureService::CaptureService(CollectorSet& collectors, std::optional<ConfigSto
     }
 }
 
-std::string CaptureService::events_xml() const { return xml::write_events(collectors_.catalog); }
+std::string CaptureService::events_xml() const {
+    return xml::write_events(collectors_.catalog);
+}
 std::string CaptureService::counters_xml() const {
     return xml::write_counters(collectors_.catalog);
 }
-std::string CaptureService::configuration_xml() const { return xml::write_configuration(config_); }
+std::string CaptureService::configuration_xml() const {
+    return xml::write_configuration(config_);
+}
 std::string CaptureService::defaults_xml() const {
     return xml::write_configuration(collectors_.catalog.defaults());
 }
@@ -109,7 +113,7 @@ apc::SummaryInfo summary_now(std::int64_t zero_monotonic) {
 Result<std::shared_ptr<LiveCapture>> CaptureService::start_capture(
     asio::any_io_executor executor, const model::CaptureSettings& settings,
     model::CaptureCounters counters, CaptureSink& sink, LiveCapture::Ended ended) {
-    if (capture_running()) return Error::at("capture in progress");
+    if (capture_running()) return Error::at(ErrorKind::Refused, "capture in progress");
     CapturePlan plan;
     plan.settings = settings;
     plan.counters = std::move(counters);

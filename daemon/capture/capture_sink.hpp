@@ -11,7 +11,7 @@
 namespace apcgate::daemon {
 
 class CaptureSink : public apc::FrameSink {
-public:
+  public:
     virtual void flush() {}
     virtual void finish() {}
     // Bytes handed over so far (frame bodies and headers); bounds buffered capture modes.

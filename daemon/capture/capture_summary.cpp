@@ -12,7 +12,7 @@ using wire::Overloaded;
 
 // Tallies one pass over the decoded frames.
 class Tally {
-public:
+  public:
     explicit Tally(CaptureSummary& s) : s_(s) {
         for (std::size_t i = 0; i < s_.counters.size(); ++i) by_key_[s_.counters[i].key] = i;
     }
@@ -23,7 +23,7 @@ public:
         for (const auto& m : f.messages) message(f, m);
     }
 
-private:
+  private:
     void ts(std::int64_t t) {
         if (!s_.first_ts || t < *s_.first_ts) s_.first_ts = t;
         if (!s_.last_ts || t > *s_.last_ts) s_.last_ts = t;
@@ -166,9 +166,9 @@ Result<CaptureSummary> summarize_capture(const std::filesystem::path& dir,
     for (const char* name : {"session.xml", "events.xml"}) {
         std::error_code ec;
         if (!std::filesystem::is_regular_file(dir / name, ec))
-            s.violations.push_back(
-                {0, std::string(name) + " is missing: a capture directory holds captured.xml, "
-                                        "session.xml, events.xml and 0000000000"});
+            s.violations.push_back({0, std::string(name) +
+                                           " is missing: a capture directory holds captured.xml, "
+                                           "session.xml, events.xml and 0000000000"});
     }
     return s;
 }

@@ -38,7 +38,7 @@ struct CaptureSummary {
     std::map<std::int32_t, std::string> cores;    // core -> name (Summary frames)
     std::optional<std::int64_t> first_ts, last_ts;
     apc::StreamEnd end = apc::StreamEnd::Clean;
-    std::optional<Error> error;                   // decode/split problem, with its offset
+    std::optional<Error> error;  // decode/split problem, with its offset
     std::vector<apc::Violation> violations;
     [[nodiscard]] bool valid() const {
         return end != apc::StreamEnd::Corrupt && !(error && end == apc::StreamEnd::Clean) &&

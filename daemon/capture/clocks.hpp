@@ -16,6 +16,8 @@ inline std::int64_t clock_ns(clockid_t id) {
 }
 
 // The timeline clock (CLOCK_MONOTONIC_RAW, see timeline_clock.hpp).
-inline std::int64_t monotonic_ns() { return model::timeline_clock_ns(); }
+inline std::int64_t monotonic_ns() {
+    return model::timeline_clock_ns();
+}
 
 }  // namespace apcgate::daemon

@@ -5,10 +5,12 @@
 #include <algorithm>
 #include <sstream>
 
+#include "daemon/capture/statistics_output.hpp"
+
 namespace apcgate::daemon {
 
 nlohmann::json error_json(const Error& e) {
-    nlohmann::json j{{"message", e.to_string()}};
+    nlohmann::json j{{"message", e.to_string()}, {"kind", kind_name(e.kind)}};
     if (e.offset) j["offset"] = *e.offset;
     if (!e.record.empty()) j["record"] = e.record;
     if (!e.field.empty()) j["field"] = e.field;
@@ -24,9 +26,11 @@ nlohmann::json report_json(const collectors::ingest::IngestReport& r) {
     j["bytes_read"] = r.bytes_done;
     nlohmann::json kinds = nlohmann::json::object();
     for (const auto& [kind, s] : r.kinds())
-        kinds[kind] = {{"read", s.read}, {"mapped", s.mapped}, {"skipped", s.skipped}, {"bad", s.bad}};
+        kinds[kind] = {
+            {"read", s.read}, {"mapped", s.mapped}, {"skipped", s.skipped}, {"bad", s.bad}};
     j["records"] = kinds;
     j["problem_count"] = r.problem_count();
+    j["statistics"] = statistics_json(r.statistics().values());
     j["problems"] = nlohmann::json::array();
     for (const auto& p : r.problems()) j["problems"].push_back(error_json(p));
     if (r.stop_reason()) j["stopped"] = error_json(*r.stop_reason());
@@ -36,14 +40,16 @@ nlohmann::json report_json(const collectors::ingest::IngestReport& r) {
 
 std::string report_text(const collectors::ingest::IngestReport& r) {
     std::ostringstream out;
-    out << r.input() << " (" << r.format() << "): " << (r.complete() ? "read" : "read up to a problem")
-        << ", " << r.bytes_done << " of " << r.bytes_total << " bytes\n";
+    out << r.input() << " (" << r.format()
+        << "): " << (r.complete() ? "read" : "read up to a problem") << ", " << r.bytes_done
+        << " of " << r.bytes_total << " bytes\n";
     for (const auto& [kind, s] : r.kinds()) {
         out << "  " << kind << ": " << s.read << " read, " << s.mapped << " mapped, " << s.skipped
             << " skipped";
         if (s.bad > 0) out << ", " << s.bad << " bad";
         out << "\n";
     }
+    out << statistics_text(r.statistics().values());
     for (const auto& n : r.notes()) out << "  note: " << n << "\n";
     for (const auto& p : r.problems()) out << "  problem: " << p.to_string() << "\n";
     if (r.problem_count() > r.problems().size())
@@ -57,13 +63,14 @@ void log_report(const collectors::ingest::IngestReport& r) {
     spdlog::info("source {} ({}): {}, {} of {} bytes, {} records mapped, {} problems", r.input(),
                  r.format(), r.complete() ? "read" : "read up to a problem", r.bytes_done,
                  r.bytes_total, mapped, r.problem_count());
+    log_statistics("source " + r.input(), r.statistics().values());
     for (const auto& n : r.notes()) spdlog::warn("source {}: {}", r.input(), n);
     const std::uint64_t others = r.problem_count() - (r.stop_reason() ? 1 : 0);
     std::uint64_t shown = 0;
-    for (const auto& p : r.problems()) {
+    for (std::size_t i = 0; i < r.problems().size(); ++i) {
         if (shown == std::min<std::uint64_t>(others, kMaxLoggedProblems)) break;
-        if (r.stop_reason() && p.to_string() == r.stop_reason()->to_string()) continue;
-        spdlog::warn("source {}: {}", r.input(), p.to_string());
+        if (r.stop_index() == i) continue;  // logged last, as the reason reading stopped
+        spdlog::warn("source {}: {}", r.input(), r.problems()[i].to_string());
         ++shown;
     }
     if (others > shown) spdlog::warn("source {}: {} more problems", r.input(), others - shown);

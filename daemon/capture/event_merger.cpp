@@ -58,8 +58,10 @@ bool EventMerger::next_run(model::Nanos limit, Run& run) const {
     for (std::size_t i = 0; i < queues_.size(); ++i) {
         if (i == best || queues_[i].empty()) continue;
         const model::Nanos ts = queues_[i].front_ts();
-        if (i < best) run.before = std::min(run.before, ts);
-        else run.upto = std::min(run.upto, ts);
+        if (i < best)
+            run.before = std::min(run.before, ts);
+        else
+            run.upto = std::min(run.upto, ts);
     }
     return true;
 }
@@ -69,10 +71,9 @@ std::size_t EventMerger::span_prefix(const model::SpanRun& spans, const Run& run
     const auto begin = spans.items.begin() + static_cast<std::ptrdiff_t>(spans.first);
     // Items are in time order: the first one past the run's bounds ends the prefix. The first
     // item is the queue's head, which next_run() chose, so it always goes.
-    const auto stop = std::partition_point(begin + 1, spans.items.end(),
-                                           [&run](const model::SpanItem& i) {
-                                               return i.ts < run.before && i.ts <= run.upto;
-                                           });
+    const auto stop = std::partition_point(
+        begin + 1, spans.items.end(),
+        [&run](const model::SpanItem& i) { return i.ts < run.before && i.ts <= run.upto; });
     return static_cast<std::size_t>(stop - begin);
 }
 

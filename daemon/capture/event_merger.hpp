@@ -19,7 +19,7 @@
 namespace apcgate::daemon {
 
 class EventMerger {
-public:
+  public:
     explicit EventMerger(std::size_t sources) : queues_(sources) {}
 
     // Appends a source's new events (moved from) and records its watermark / completion.
@@ -53,7 +53,7 @@ public:
 
     [[nodiscard]] std::size_t pending() const;
 
-private:
+  private:
     // The events one queue may emit next: while ts < before and ts <= upto.
     struct Run {
         std::size_t queue = 0;

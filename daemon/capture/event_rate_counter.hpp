@@ -22,7 +22,7 @@
 namespace apcgate::daemon {
 
 class EventRateCounter {
-public:
+  public:
     static constexpr const char* kCounter = "apcgate_events";
     static constexpr model::Nanos kBucket = 1'000'000;
 
@@ -39,7 +39,7 @@ public:
     // The last millisecond's count (or the one 0 of an empty capture).
     void finish(std::vector<model::Event>& out);
 
-private:
+  private:
     void count(model::Nanos ts, std::vector<model::Event>& out);
 
     std::optional<model::CounterKey> key_;

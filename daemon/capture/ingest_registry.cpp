@@ -70,11 +70,12 @@ Result<InputSpec> resolve_input(const std::string& arg, const std::string& force
     std::error_code ec;
     const bool is_dir = std::filesystem::is_directory(spec.path, ec);
     if (!is_dir && !std::filesystem::is_regular_file(spec.path, ec))
-        return Error::at("no such file or directory").in_input(spec.path.string());
+        return Error::at(ErrorKind::Io, "no such file or directory").in_input(spec.path.string());
     if (!name.empty()) {
         spec.format = find_format(name);
         if (spec.format == nullptr)
-            return Error::at("unknown format '" + name + "'").in_input(spec.path.string());
+            return Error::at(ErrorKind::Usage, "unknown format '" + name + "'")
+                .in_input(spec.path.string());
         return spec;
     }
     const auto head = is_dir ? std::vector<std::uint8_t>{} : head_of(spec.path);
@@ -84,7 +85,8 @@ Result<InputSpec> resolve_input(const std::string& arg, const std::string& force
             return spec;
         }
     }
-    return Error::at(is_dir ? std::string("directory is not a trace of a known format")
+    return Error::at(ErrorKind::Unsupported,
+                     is_dir ? std::string("directory is not a trace of a known format")
                             : "unknown format (first bytes: " + hex(head) + "); use --format")
         .in_input(spec.path.string());
 }

@@ -7,6 +7,7 @@
 #include <chrono>
 
 #include "daemon/capture/clocks.hpp"
+#include "daemon/capture/statistics_output.hpp"
 
 namespace apcgate::daemon {
 
@@ -17,7 +18,9 @@ LiveCapture::LiveCapture(asio::any_io_executor executor, std::unique_ptr<Capture
       zero_(zero_monotonic_ns),
       ended_(std::move(ended)) {}
 
-model::Nanos LiveCapture::now() const { return monotonic_ns() - zero_; }
+model::Nanos LiveCapture::now() const {
+    return monotonic_ns() - zero_;
+}
 
 Status LiveCapture::start() {
     if (Status st = engine_->start(); !st) {
@@ -100,6 +103,7 @@ void LiveCapture::stop(const std::string& reason) {
     const CaptureTotals t = engine_->totals();
     spdlog::info("capture ended ({}): {} events, {} frames, {} bytes", reason, t.events, t.frames,
                  t.bytes);
+    for (const StatisticsOf& s : engine_->statistics()) log_statistics(s.who, s.values);
     if (ended_) {
         auto cb = std::move(ended_);
         cb(reason);

@@ -20,7 +20,7 @@
 namespace apcgate::daemon {
 
 class LiveCapture : public std::enable_shared_from_this<LiveCapture> {
-public:
+  public:
     using Ended = std::function<void(const std::string& reason)>;
 
     LiveCapture(asio::any_io_executor executor, std::unique_ptr<CaptureEngine> engine,
@@ -33,13 +33,14 @@ public:
 
     [[nodiscard]] bool running() const { return started_ && !stopped_; }
     [[nodiscard]] CaptureEngine& engine() { return *engine_; }
+    [[nodiscard]] const CaptureEngine& engine() const { return *engine_; }
     [[nodiscard]] model::Nanos now() const;
 
     static constexpr std::uint64_t kUnsentHigh = 8 << 20;
     static constexpr std::uint64_t kUnsentLow = 2 << 20;
     static constexpr std::chrono::milliseconds kSlice{5};
 
-private:
+  private:
     void arm();
     void on_timer();
     void pump();  // reads recorded sources for one slice (see above)

@@ -78,8 +78,8 @@ std::int64_t PerfFramingCapture::now() const {
 
 void PerfFramingCapture::frame(const std::vector<std::uint8_t>& body) {
     sink_.frame(body);
-    ++totals_.frames;
-    totals_.bytes += body.size();
+    ++totals_[PerfFramingStat::Frames];
+    totals_[PerfFramingStat::Bytes] += body.size();
 }
 
 Result<std::unique_ptr<PerfFramingCapture>> PerfFramingCapture::start(
@@ -87,7 +87,8 @@ Result<std::unique_ptr<PerfFramingCapture>> PerfFramingCapture::start(
     const model::CaptureCounters& counters, CaptureSink& sink) {
     pf::PerfSource* perf = collectors.perf;
     if (perf == nullptr || !perf->capabilities().usable)
-        return Error::at("the Perf framing needs perf events, and they do not open here");
+        return Error::at(ErrorKind::Unsupported,
+                         "the Perf framing needs perf events, and they do not open here");
     const pf::Capabilities& caps = perf->capabilities();
     const pf::PerfOptions& options = perf->options();
     const pf::ProcReader proc(options.proc_root);
@@ -274,7 +275,7 @@ void PerfFramingCapture::forward_ring(pf::ForwardedEvents::Cpu& cpu) {
         fr::write_perf_data(body_, cpu.cpu,
                             std::span<const std::uint8_t>(drained_).subspan(start, end - start));
         frame(body_);
-        totals_.record_bytes += end - start;
+        totals_[PerfFramingStat::RecordBytes] += end - start;
         start = end;
     };
     while (pos + 8 <= drained_.size()) {
@@ -285,17 +286,18 @@ void PerfFramingCapture::forward_ring(pf::ForwardedEvents::Cpu& cpu) {
         if (size < 8 || size % 8 != 0 || pos + size > drained_.size()) {
             spdlog::warn("perf ring cpu {}: malformed record header at byte {}: {} bytes dropped",
                          cpu.cpu, pos, drained_.size() - pos);
+            totals_[PerfFramingStat::MalformedBytes] += drained_.size() - pos;
             break;
         }
         if (pos + size - start > kMaxRawPerFrame) send(pos);
         if (type == PERF_RECORD_LOST && size >= 24) {
-            ++totals_.lost_records;
-            totals_.lost_events += load_le64(drained_.data() + pos + 16);
+            ++totals_[PerfFramingStat::LostRecords];
+            totals_[PerfFramingStat::LostEvents] += load_le64(drained_.data() + pos + 16);
         } else if (type == PERF_RECORD_LOST_SAMPLES && size >= 16) {
-            ++totals_.lost_records;
-            totals_.lost_events += load_le64(drained_.data() + pos + 8);
+            ++totals_[PerfFramingStat::LostRecords];
+            totals_[PerfFramingStat::LostEvents] += load_le64(drained_.data() + pos + 8);
         }
-        ++totals_.records;
+        ++totals_[PerfFramingStat::Records];
         pos += size;
     }
     send(pos);
@@ -327,7 +329,7 @@ void PerfFramingCapture::forward_source_events(std::vector<model::Event>& events
         if (s == nullptr) {
             // E.g. the text form's annotations (the seed's Annotate frames): no Perf-type frame
             // carries them. Counted and reported, never dropped silently.
-            ++totals_.events_without_frame;
+            ++totals_[PerfFramingStat::EventsWithoutFrame];
             continue;
         }
         if (!ts || *ts != s->ts) {
@@ -356,7 +358,7 @@ void PerfFramingCapture::poll() {
     if (sink_.unsent_bytes() <= kMaxUnsentBytes) {
         for (auto& cpu : events_->cpus()) forward_ring(cpu);
     } else {
-        if (totals_.polls_held_back++ == 0)
+        if (totals_[PerfFramingStat::PollsHeldBack]++ == 0)
             spdlog::info(
                 "the client reads slowly ({} bytes unsent): the records stay in the "
                 "kernel's rings until it catches up (LOST records say what they could "
@@ -380,15 +382,16 @@ void PerfFramingCapture::stop() {
     stopped_ = true;
     sink_.flush();
     sink_.finish();
-    if (totals_.events_without_frame > 0)
-        spdlog::warn(
-            "{} events (e.g. text annotations) have no frame in the Perf framing and "
-            "were not sent; --framing gator carries them",
-            totals_.events_without_frame);
-    if (totals_.lost_records > 0)
-        spdlog::warn(
-            "perf: the kernel dropped {} records ({} LOST records): the reader fell behind",
-            totals_.lost_events, totals_.lost_records);
+}
+
+std::vector<StatisticsOf> PerfFramingCapture::statistics() const {
+    std::vector<StatisticsOf> out;
+    for (const collectors::Source* source : sources_) {
+        auto values = source->statistics();
+        if (!values.empty()) out.push_back({std::string(source->name()), std::move(values)});
+    }
+    out.push_back({"perf_framing", totals_.values()});
+    return out;
 }
 
 }  // namespace apcgate::daemon

@@ -24,6 +24,8 @@
 #include "collectors/source.hpp"
 #include "daemon/capture/capture_service.hpp"
 #include "daemon/capture/capture_sink.hpp"
+#include "daemon/capture/perf_framing_statistics.hpp"
+#include "daemon/capture/statistics_of.hpp"
 
 namespace apcgate::collectors::perf {
 struct Capabilities;
@@ -32,17 +34,6 @@ class ProcReader;
 }  // namespace apcgate::collectors::perf
 
 namespace apcgate::daemon {
-
-struct PerfFramingTotals {
-    std::uint64_t frames = 0;
-    std::uint64_t bytes = 0;         // frame bodies handed to the sink
-    std::uint64_t record_bytes = 0;  // ring-buffer bytes forwarded
-    std::uint64_t records = 0;
-    std::uint64_t lost_records = 0;          // PERF_RECORD_LOST / LOST_SAMPLES seen
-    std::uint64_t lost_events = 0;           // what they say was dropped
-    std::uint64_t polls_held_back = 0;       // polls that left the rings alone for a slow client
-    std::uint64_t events_without_frame = 0;  // source events the Perf framing cannot carry
-};
 
 class PerfFramingCapture {
   public:
@@ -60,7 +51,10 @@ class PerfFramingCapture {
     // Disables the events, forwards the rest, finishes the sink. Idempotent.
     void stop();
 
-    [[nodiscard]] const PerfFramingTotals& totals() const { return totals_; }
+    [[nodiscard]] const PerfFramingStatistics& totals() const { return totals_; }
+    // The framing's own statistics and those of the sources it polls (the /proc counters,
+    // annotations), for the capture-end log and the capture's statistics file.
+    [[nodiscard]] std::vector<StatisticsOf> statistics() const;
     [[nodiscard]] std::int64_t base_monotonic_raw() const { return base_; }
 
   private:
@@ -101,7 +95,7 @@ class PerfFramingCapture {
     std::int64_t base_ = 0;
     std::vector<std::uint8_t> drained_, body_;
     std::vector<model::Event> source_events_;
-    PerfFramingTotals totals_;
+    PerfFramingStatistics totals_;
     bool started_ = false;
     bool stopped_ = false;
 };

@@ -2,6 +2,8 @@
 
 #include <spdlog/spdlog.h>
 
+#include "daemon/capture/statistics_output.hpp"
+
 namespace apcgate::daemon {
 
 namespace {
@@ -12,7 +14,7 @@ Result<std::shared_ptr<PerfLiveCapture>> PerfLiveCapture::start(
     asio::any_io_executor executor, CollectorSet& collectors,
     const model::CaptureSettings& settings, const model::CaptureCounters& counters,
     CaptureSink& sink, Ended ended) {
-    if (g_active) return Error::at("a capture is already running");
+    if (g_active) return Error::at(ErrorKind::Refused, "a capture is already running");
     auto started = PerfFramingCapture::start(collectors, settings, counters, sink);
     if (!started) return std::move(started).take_error();
     std::shared_ptr<PerfLiveCapture> c(new PerfLiveCapture(std::move(executor), std::move(ended)));
@@ -54,7 +56,9 @@ void PerfLiveCapture::stop(const std::string& reason) {
     g_active = false;
     const auto& t = capture_->totals();
     spdlog::info("capture stopped: {}; {} perf records ({} bytes) forwarded in {} frames, {} lost",
-                 reason, t.records, t.record_bytes, t.frames, t.lost_events);
+                 reason, t[PerfFramingStat::Records], t[PerfFramingStat::RecordBytes],
+                 t[PerfFramingStat::Frames], t[PerfFramingStat::LostEvents]);
+    for (const StatisticsOf& s : capture_->statistics()) log_statistics(s.who, s.values);
     if (ended_) ended_(reason);
 }
 

@@ -16,21 +16,23 @@
 namespace apcgate::daemon {
 
 class PerfLiveCapture : public std::enable_shared_from_this<PerfLiveCapture> {
-public:
+  public:
     using Ended = std::function<void(const std::string& reason)>;
 
-    static Result<std::shared_ptr<PerfLiveCapture>> start(
-        asio::any_io_executor executor, CollectorSet& collectors,
-        const model::CaptureSettings& settings, const model::CaptureCounters& counters,
-        CaptureSink& sink, Ended ended);
+    static Result<std::shared_ptr<PerfLiveCapture>> start(asio::any_io_executor executor,
+                                                          CollectorSet& collectors,
+                                                          const model::CaptureSettings& settings,
+                                                          const model::CaptureCounters& counters,
+                                                          CaptureSink& sink, Ended ended);
     ~PerfLiveCapture();
 
     // Idempotent. `reason` is logged and passed to `ended`.
     void stop(const std::string& reason);
     [[nodiscard]] bool running() const { return !stopped_; }
-    [[nodiscard]] const PerfFramingTotals& totals() const { return capture_->totals(); }
+    [[nodiscard]] const PerfFramingStatistics& totals() const { return capture_->totals(); }
+    [[nodiscard]] std::vector<StatisticsOf> statistics() const { return capture_->statistics(); }
 
-private:
+  private:
     PerfLiveCapture(asio::any_io_executor executor, Ended ended)
         : timer_(std::move(executor)), ended_(std::move(ended)) {}
     void arm();

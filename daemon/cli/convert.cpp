@@ -5,19 +5,21 @@
 // the input was damaged (any problem, not only one that stopped reading). So does SIGINT or
 // SIGTERM (a user who has seen enough of a large input): reading stops, what is open is closed,
 // the capture is written, and the exit code is 128 + the signal.
-#include <iostream>
 #include <spdlog/spdlog.h>
 
 #include <algorithm>
 #include <chrono>
 #include <csignal>
 #include <ctime>
+#include <iostream>
 #include <ostream>
 
 #include "daemon/capture/apc_directory.hpp"
 #include "daemon/capture/capture_documents.hpp"
 #include "daemon/capture/convert_report.hpp"
 #include "daemon/capture/ingest_registry.hpp"
+#include "daemon/capture/statistics_file.hpp"
+#include "daemon/capture/statistics_output.hpp"
 #include "daemon/cli/cli.hpp"
 #include "daemon/cli/common_options.hpp"
 #include "daemon/cli/interrupt_flag.hpp"
@@ -88,6 +90,7 @@ struct ConvertOutcome {
     const std::vector<ingest::IngestSource*>& inputs;
     const ingest::TimelinePlacement& placed;
     CaptureTotals totals;
+    std::vector<StatisticsOf> statistics;  // what the encoder (and any counting source) counted
     double seconds = 0;
     std::uint64_t total_bytes = 0;
     int signal = 0;  // the one that interrupted reading, or 0
@@ -123,9 +126,10 @@ int report_outcome(const ConvertOptions& o, const ConvertOutcome& c, std::ostrea
         }
         j["timeline"] = {{"clock", c.placed.monotonic ? "CLOCK_MONOTONIC" : "the first input's"},
                          {"notes", c.placed.notes}};
-        j["capture"] = {{"events", c.totals.events},
-                        {"frames", c.totals.frames},
-                        {"bytes", c.totals.bytes}};
+        j["capture"] = {
+            {"events", c.totals.events}, {"frames", c.totals.frames}, {"bytes", c.totals.bytes}};
+        j["statistics"] = nlohmann::json::object();
+        for (const auto& s : c.statistics) j["statistics"][s.who] = statistics_json(s.values);
         j["seconds"] = c.seconds;
         j["input_mb_per_s"] =
             c.seconds > 0 ? static_cast<double>(c.total_bytes) / 1e6 / c.seconds : 0.0;
@@ -138,6 +142,7 @@ int report_outcome(const ConvertOptions& o, const ConvertOutcome& c, std::ostrea
         err << "wrote " << o.output.string() << ": " << c.totals.events << " events, "
             << c.totals.frames << " frames, " << c.totals.bytes << " bytes in " << c.seconds
             << " s\n";
+        for (const auto& s : c.statistics) err << statistics_text(s.values);
     }
     if (c.signal != 0) return kExitSignalBase + c.signal;
     return clean ? kExitOk : kExitInvalidInput;
@@ -164,7 +169,7 @@ int run_convert(const ConvertOptions& o, std::ostream& out, std::ostream& err) {
     auto dir = ApcDirectory::create(o.output, o.force, Durability::Cached);
     if (!dir) {
         err << "apcgate convert: " << dir.error().to_string() << "\n";
-        return ApcDirectory::refuses(o.output, o.force) ? kExitOutputExists : kExitFailure;
+        return dir.error().is(ErrorKind::Refused) ? kExitOutputExists : kExitFailure;
     }
     ApcDirectory& sink = **dir;
     CaptureDocuments documents;
@@ -183,10 +188,20 @@ int run_convert(const ConvertOptions& o, std::ostream& out, std::ostream& err) {
         err << "apcgate convert: " << sink.status().error().to_string() << "\n";
         return kExitFailure;
     }
+    // Each input's statistics and the encoder's stay with the capture, for `apcgate inspect`.
+    std::vector<StatisticsOf> parts;
+    for (const auto* in : set.inputs)
+        parts.push_back({"source " + in->report().input(), in->report().statistics().values()});
+    for (StatisticsOf& s : engine.statistics()) parts.push_back(std::move(s));
+    if (Status st = sink.write_document(kStatisticsFile, statistics_document(parts)); !st) {
+        err << "apcgate convert: " << st.error().to_string() << "\n";
+        return kExitFailure;
+    }
     const double seconds =
         std::chrono::duration<double>(std::chrono::steady_clock::now() - started).count();
-    return report_outcome(o, {set.inputs, placed, engine.totals(), seconds, total_bytes, sig},
-                          out, err);
+    return report_outcome(
+        o, {set.inputs, placed, engine.totals(), engine.statistics(), seconds, total_bytes, sig},
+        out, err);
 }
 
 Subcommand add_convert_command(CLI::App& parent) {
@@ -195,22 +210,25 @@ Subcommand add_convert_command(CLI::App& parent) {
         "convert",
         "Convert trace files (Barman buffers, LLVM XRay logs, Fuchsia FXT archives, CTF traces) "
         "into one capture on one timeline");
-    convert_cmd->add_option("inputs", options->inputs,
-                            "Input traces: PATH (format detected from its magic bytes) or FMT:PATH")
+    convert_cmd
+        ->add_option("inputs", options->inputs,
+                     "Input traces: PATH (format detected from its magic bytes) or FMT:PATH")
         ->required();
-    convert_cmd->add_option("-o,--output", options->output, "Capture directory to create")->required();
+    convert_cmd->add_option("-o,--output", options->output, "Capture directory to create")
+        ->required();
     convert_cmd->add_option("--format", options->format, "Force the format of every input")
         ->check(CLI::IsMember({"barman", "xray", "fxt", "ctf"}));
     add_xray_symbol_options(convert_cmd, options->binaries, options->debug_dirs);
     convert_cmd->add_flag("--json", options->json,
                           "Print what was read, mapped and skipped per record kind as JSON");
-    convert_cmd->add_flag("-f,--force", options->force, "Overwrite the capture files of an existing directory");
+    convert_cmd->add_flag("-f,--force", options->force,
+                          "Overwrite the capture files of an existing directory");
     convert_cmd->add_option("--log-level", options->log_level, "trace..off")->capture_default_str();
 
     return {convert_cmd, [options] {
-        setup_logging(options->log_level);
-        return run_convert(*options, std::cout, std::cerr);
-    }};
+                setup_logging(options->log_level);
+                return run_convert(*options, std::cout, std::cerr);
+            }};
 }
 
 }  // namespace apcgate::daemon

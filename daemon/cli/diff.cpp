@@ -52,8 +52,9 @@ int run_diff(const DiffOptions& options, std::ostream& out, std::ostream& err) {
     const auto diff = analysis::diff_reports(metrics[0], metrics[1]);
     if (options.json) {
         out << analysis::diff_json(diff, verdicts, options.top.value_or(0))
-               // Names come from the capture: invalid UTF-8 is replaced, not a reason to abort.
-               .dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+                   // Names come from the capture: invalid UTF-8 is replaced, not a reason to abort.
+                   .dump(2, ' ', false, nlohmann::json::error_handler_t::replace)
+            << "\n";
     } else if (options.csv) {
         analysis::write_diff_csv(diff, options.top.value_or(0), out);
     } else {
@@ -75,9 +76,11 @@ Subcommand add_diff_command(CLI::App& parent) {
     diff_cmd->add_option("a", options->before, "The first (baseline) .apc directory")->required();
     diff_cmd->add_option("b", options->after, "The second .apc directory")->required();
     add_image_symbol_options(diff_cmd, options->symbols);
-    diff_cmd->add_option("--pid", options->pid, "Functions of this process only (in both captures)");
-    diff_cmd->add_option("--top", options->top,
-                         "Rows per table (text: 20 by default; JSON and CSV: all by default)")
+    diff_cmd->add_option("--pid", options->pid,
+                         "Functions of this process only (in both captures)");
+    diff_cmd
+        ->add_option("--top", options->top,
+                     "Rows per table (text: 20 by default; JSON and CSV: all by default)")
         ->check(CLI::PositiveNumber);
     auto* diff_json = diff_cmd->add_flag("--json", options->json, "Print the comparison as JSON");
     auto* diff_csv = diff_cmd->add_flag("--csv", options->csv, "Print the comparison as CSV");

@@ -41,9 +41,14 @@ nlohmann::json to_json(const CaptureSummary& s) {
     j["messages"] = s.messages_by_kind;
     j["counters"] = nlohmann::json::array();
     for (const auto& c : s.counters) {
-        j["counters"].push_back({{"key", c.key}, {"type", c.type}, {"title", c.title},
-                                 {"frame", c.frame}, {"values", c.values}, {"min", c.min},
-                                 {"max", c.max}, {"last", c.last}});
+        j["counters"].push_back({{"key", c.key},
+                                 {"type", c.type},
+                                 {"title", c.title},
+                                 {"frame", c.frame},
+                                 {"values", c.values},
+                                 {"min", c.min},
+                                 {"max", c.max},
+                                 {"last", c.last}});
     }
     j["threads"] = nlohmann::json::object();
     for (const auto& [tid, name] : s.threads) j["threads"][std::to_string(tid)] = name;
@@ -88,8 +93,8 @@ int run_inspect(const InspectOptions& options, std::ostream& out, std::ostream& 
 
 Subcommand add_inspect_command(CLI::App& parent) {
     auto options = std::make_shared<InspectOptions>();
-    auto* inspect_cmd = parent.add_subcommand(
-        "inspect", "Validate and summarise a capture (.apc directory)");
+    auto* inspect_cmd =
+        parent.add_subcommand("inspect", "Validate and summarise a capture (.apc directory)");
     inspect_cmd->add_option("capture", options->capture, "The .apc directory")->required();
     inspect_cmd->add_flag("--json", options->json, "Print the summary as JSON");
     inspect_cmd->add_flag("--dump", options->dump, "Print one line per message");

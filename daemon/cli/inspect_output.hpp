@@ -12,6 +12,7 @@
 #include <utility>
 #include <vector>
 
+#include "daemon/cli/inspect_statistics.hpp"
 #include "daemon/service/exit_codes.hpp"
 #include "protocol/apc/capture_stream.hpp"
 
@@ -28,11 +29,15 @@ nlohmann::json capture_json(const Summary& s) {
     j["type"] = s.captured.type;
     j["protocol"] = s.captured.info.protocol;
     const auto& t = s.captured.info.target;
-    j["target"] = {{"name", t.name}, {"cores", t.cores}, {"cpuid", t.cpuid},
+    j["target"] = {{"name", t.name},
+                   {"cores", t.cores},
+                   {"cpuid", t.cpuid},
                    {"sample_rate", t.sample_rate_hz}};
-    if (s.error) j["error"] = {{"message", s.error->to_string()}, {"offset", s.error->offset.value_or(0)}};
+    if (s.error)
+        j["error"] = {{"message", s.error->to_string()}, {"offset", s.error->offset.value_or(0)}};
     j["violations"] = nlohmann::json::array();
-    for (const auto& v : s.violations) j["violations"].push_back({{"offset", v.offset}, {"text", v.text}});
+    for (const auto& v : s.violations)
+        j["violations"].push_back({{"offset", v.offset}, {"text", v.text}});
     return j;
 }
 
@@ -84,8 +89,9 @@ inline std::function<void(const std::string&)> dump_lines_to(std::ostream& out, 
 }
 
 // What both framings' inspect do with their summary: say why it could not be made, or print its
-// JSON or its text (nothing more with --dump: its lines went out as they were read), and return
-// the exit code it implies.
+// JSON or its text (nothing more with --dump: its lines went out as they were read), either
+// followed by the statistics apcgate counted while it made the capture, and return the exit
+// code it implies.
 template <class Summary, class ToJson, class PrintText>
 int print_inspection(const Result<Summary>& summary, bool json, bool dump, std::ostream& out,
                      std::ostream& err, ToJson to_json, PrintText print_text) {
@@ -94,9 +100,12 @@ int print_inspection(const Result<Summary>& summary, bool json, bool dump, std::
         return kExitFailure;
     }
     if (json) {
-        out << to_json(*summary).dump(2) << "\n";
+        nlohmann::json j = to_json(*summary);
+        add_recorded_statistics(j, summary->path);
+        out << j.dump(2) << "\n";
     } else if (!dump) {
         print_text(*summary, out);
+        print_recorded_statistics(summary->path, out);
     }
     return exit_code_for(*summary, err);
 }

@@ -50,16 +50,22 @@ nlohmann::json to_json(const PerfCaptureSummary& s) {
     for (const auto& [key, n] : t.samples_by_key) j["samples_by_key"][hex(key)] = n;
     j["attrs"] = nlohmann::json::array();
     for (const auto& [key, a] : t.attrs) {
-        j["attrs"].push_back({{"key", key}, {"type", a.type}, {"config", a.config},
-                              {"sample_period", a.sample_period}, {"sample_type", a.sample_type},
-                              {"read_format", a.read_format}, {"size", a.size}});
+        j["attrs"].push_back({{"key", key},
+                              {"type", a.type},
+                              {"config", a.config},
+                              {"sample_period", a.sample_period},
+                              {"sample_type", a.sample_type},
+                              {"read_format", a.read_format},
+                              {"size", a.size}});
     }
     j["counters"] = nlohmann::json::array();
     for (const auto& c : s.captured.counters) {
         nlohmann::json cj = {{"key", c.key}, {"type", c.type}, {"values", 0}};
         if (auto it = t.counter_values.find(c.key); it != t.counter_values.end())
-            cj.update({{"values", it->second.values}, {"min", it->second.min},
-                       {"max", it->second.max}, {"last", it->second.last}});
+            cj.update({{"values", it->second.values},
+                       {"min", it->second.min},
+                       {"max", it->second.max},
+                       {"last", it->second.last}});
         j["counters"].push_back(cj);
     }
     j["threads"] = nlohmann::json::object();
@@ -90,9 +96,9 @@ void print_text(const PerfCaptureSummary& s, std::ostream& out) {
     for (const auto& [key, a] : t.attrs) {
         const auto n = t.samples_by_key.find(key);
         const std::string type = counter_type(s, key);
-        out << "    key " << hex(key) << " " << (type.empty() ? "(internal)" : type) << ": attr type "
-            << a.type << " config " << a.config << ", " << (n == t.samples_by_key.end() ? 0 : n->second)
-            << " samples\n";
+        out << "    key " << hex(key) << " " << (type.empty() ? "(internal)" : type)
+            << ": attr type " << a.type << " config " << a.config << ", "
+            << (n == t.samples_by_key.end() ? 0 : n->second) << " samples\n";
     }
     out << "  counters (" << s.captured.counters.size() << "):\n";
     for (const auto& c : s.captured.counters) {

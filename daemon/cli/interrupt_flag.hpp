@@ -12,7 +12,7 @@
 namespace apcgate::daemon {
 
 class InterruptFlag {
-public:
+  public:
     // Installs the handlers (one InterruptFlag at a time) and unblocks both signals in the
     // calling thread: a parent may have started us with them blocked, and then no stop could
     // ever be asked for (one already pending arrives now).

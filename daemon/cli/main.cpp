@@ -25,9 +25,9 @@ int main(int argc, char** argv) {
                                           apcgate::build_commit() + ")");
     app.require_subcommand(0, 1);
     // In the order `--help` lists them; serve first, as it runs when no subcommand is given.
-    const std::array commands{add_serve_command(app),  add_record_command(app),
+    const std::array commands{add_serve_command(app),   add_record_command(app),
                               add_inspect_command(app), add_report_command(app),
-                              add_diff_command(app),   add_convert_command(app)};
+                              add_diff_command(app),    add_convert_command(app)};
     try {
         app.parse(argc, argv);
     } catch (const CLI::ParseError& e) {

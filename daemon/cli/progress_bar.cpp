@@ -13,7 +13,9 @@ ProgressBar::ProgressBar(std::string label, std::uint64_t total_bytes)
       start_(std::chrono::steady_clock::now()),
       last_(start_) {}
 
-ProgressBar::~ProgressBar() { finish(); }
+ProgressBar::~ProgressBar() {
+    finish();
+}
 
 void ProgressBar::update(std::uint64_t done) {
     if (!enabled_) return;
@@ -27,9 +29,9 @@ void ProgressBar::update(std::uint64_t done) {
     const double secs = std::chrono::duration<double>(now - start_).count();
     const double mbs = secs > 0 ? static_cast<double>(done) / 1e6 / secs : 0.0;
     std::fprintf(stderr, "\r%s [%.*s%.*s] %3d%% %.1f/%.1f MB %.0f MB/s", label_.c_str(), filled,
-                 "##############################", width - filled,
-                 "..............................", static_cast<int>(frac * 100),
-                 static_cast<double>(done) / 1e6, static_cast<double>(total_) / 1e6, mbs);
+                 "##############################", width - filled, "..............................",
+                 static_cast<int>(frac * 100), static_cast<double>(done) / 1e6,
+                 static_cast<double>(total_) / 1e6, mbs);
     std::fflush(stderr);
 }
 

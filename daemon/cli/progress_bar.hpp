@@ -10,7 +10,7 @@
 namespace apcgate::daemon {
 
 class ProgressBar {
-public:
+  public:
     static constexpr std::uint64_t kMinBytes = 16 * 1024 * 1024;  // smaller inputs: no bar
 
     ProgressBar(std::string label, std::uint64_t total_bytes);
@@ -18,7 +18,7 @@ public:
     void update(std::uint64_t done_bytes);
     void finish();
 
-private:
+  private:
     std::string label_;
     std::uint64_t total_;
     bool enabled_;

@@ -31,7 +31,7 @@ namespace {
 
 Result<std::string> read_text(const std::filesystem::path& path) {
     std::ifstream in(path, std::ios::binary);
-    if (!in) return Error::at("cannot open").in_input(path.string());
+    if (!in) return Error::at(ErrorKind::Io, "cannot open").in_input(path.string());
     std::ostringstream s;
     s << in.rdbuf();
     return s.str();
@@ -88,18 +88,19 @@ class GatedChild {
     Status spawn(const std::vector<std::string>& command) {
         const auto exe = find_executable(command.front());
         if (!exe)
-            return Error::at("cannot run '" + command.front() + "': not found or not executable");
+            return Error::at(ErrorKind::Usage,
+                             "cannot run '" + command.front() + "': not found or not executable");
         std::vector<char*> argv;
         for (const auto& a : command) argv.push_back(const_cast<char*>(a.c_str()));  // NOLINT
         argv.push_back(nullptr);
         int gate[2];
         if (::pipe2(gate, O_CLOEXEC) != 0)
-            return Error::at(std::string("pipe: ") + std::strerror(errno));
+            return Error::at(ErrorKind::Io, std::string("pipe: ") + std::strerror(errno));
         pid_ = ::fork();
         if (pid_ < 0) {
             ::close(gate[0]);
             ::close(gate[1]);
-            return Error::at(std::string("fork: ") + std::strerror(errno));
+            return Error::at(ErrorKind::Io, std::string("fork: ") + std::strerror(errno));
         }
         if (pid_ == 0) {  // the child: only async-signal-safe calls until exec
             ::close(gate[1]);
@@ -214,7 +215,7 @@ int run_record(const RecordOptions& o) {
     auto dir = ApcDirectory::create(o.output, o.force, Durability::Synced);
     if (!dir) {
         spdlog::error("{}", dir.error().to_string());
-        return ApcDirectory::refuses(o.output, o.force) ? kExitOutputExists : kExitFailure;
+        return dir.error().is(ErrorKind::Refused) ? kExitOutputExists : kExitFailure;
     }
     ApcDirectory& sink = **dir;
     const CaptureDocuments documents =

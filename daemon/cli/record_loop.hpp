@@ -1,6 +1,6 @@
-// `record`'s capture loops, one per framing: run_record (daemon/cli/record.cpp) has chosen what to follow
-// and set up the output and its documents; a loop starts the capture, lets a gated command run,
-// and serves the capture at the live rate until the duration ends, a signal arrives, or the
+// `record`'s capture loops, one per framing: run_record (daemon/cli/record.cpp) has chosen what to
+// follow and set up the output and its documents; a loop starts the capture, lets a gated command
+// run, and serves the capture at the live rate until the duration ends, a signal arrives, or the
 // command or the followed processes have exited.
 #pragma once
 

@@ -26,7 +26,8 @@ analysis::AnalysisOptions analysis_options(const SymbolArgs& symbols,
 }
 
 int run_report(const ReportOptions& options, std::ostream& out, std::ostream& err) {
-    auto analysed = analysis::analyse_capture(options.capture, analysis_options(options.symbols, options.pid));
+    auto analysed =
+        analysis::analyse_capture(options.capture, analysis_options(options.symbols, options.pid));
     if (!analysed) {
         err << "apcgate report: " << analysed.error().to_string() << "\n";
         return kExitFailure;
@@ -36,8 +37,9 @@ int run_report(const ReportOptions& options, std::ostream& out, std::ostream& er
         analysis::write_folded(r, out);
     } else if (options.json) {
         out << analysis::report_json(r, options.top.value_or(0))
-               // Names come from the capture: invalid UTF-8 is replaced, not a reason to abort.
-               .dump(2, ' ', false, nlohmann::json::error_handler_t::replace) << "\n";
+                   // Names come from the capture: invalid UTF-8 is replaced, not a reason to abort.
+                   .dump(2, ' ', false, nlohmann::json::error_handler_t::replace)
+            << "\n";
     } else if (options.csv) {
         analysis::write_csv(r, options.top.value_or(0), out);
     } else {
@@ -60,12 +62,13 @@ Subcommand add_report_command(CLI::App& parent) {
     add_image_symbol_options(report_cmd, options->symbols);
     report_cmd->add_option("--pid", options->pid,
                            "Functions and stacks of this process only (default: every process)");
-    report_cmd->add_option("--top", options->top,
-                           "Rows per table (text: 20 by default; JSON and CSV: all by default)")
+    report_cmd
+        ->add_option("--top", options->top,
+                     "Rows per table (text: 20 by default; JSON and CSV: all by default)")
         ->check(CLI::PositiveNumber);
     auto* report_json = report_cmd->add_flag("--json", options->json, "Print the report as JSON");
-    auto* report_csv = report_cmd->add_flag("--csv", options->csv,
-                                            "Print the report as CSV, one block per table");
+    auto* report_csv =
+        report_cmd->add_flag("--csv", options->csv, "Print the report as CSV, one block per table");
     auto* report_folded = report_cmd->add_flag(
         "--folded", options->folded,
         "Print the CPU samples' call stacks folded (outer;inner COUNT), for flame graphs");

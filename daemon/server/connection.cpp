@@ -1,7 +1,5 @@
 #include "daemon/server/connection.hpp"
 
-#include "daemon/capture/capture_documents.hpp"
-
 #include <spdlog/spdlog.h>
 
 #include <asio/co_spawn.hpp>
@@ -39,8 +37,8 @@ std::size_t cost(const std::vector<std::uint8_t>& message) {
 }  // namespace
 
 void ConnectionSink::frame(std::span<const std::uint8_t> body) {
-    const auto header = gator::response_header(ResponseCode::ApcData,
-                                               static_cast<std::uint32_t>(body.size()));
+    const auto header =
+        gator::response_header(ResponseCode::ApcData, static_cast<std::uint32_t>(body.size()));
     std::vector<std::uint8_t> out;
     out.reserve(header.size() + body.size());
     out.insert(out.end(), header.begin(), header.end());
@@ -49,7 +47,9 @@ void ConnectionSink::frame(std::span<const std::uint8_t> body) {
     conn_.send(std::move(out));
 }
 
-void ConnectionSink::finish() { conn_.send(gator::response(ResponseCode::ApcData)); }
+void ConnectionSink::finish() {
+    conn_.send(gator::response(ResponseCode::ApcData));
+}
 
 std::uint64_t ConnectionSink::unsent_bytes() const {
     return conn_.unsent();
@@ -61,9 +61,14 @@ void ConnectionSink::when_drained(std::uint64_t low, std::function<void()> ready
 
 Connection::Connection(asio::ip::tcp::socket socket, CaptureService& service,
                        ConnectionLimits limits, Framing framing)
-    : socket_(std::move(socket)), wake_(socket_.get_executor()),
-      watchdog_(socket_.get_executor()), service_(service), limits_(limits),
-      accepted_(Clock::now()), last_command_(accepted_), last_written_(accepted_),
+    : socket_(std::move(socket)),
+      wake_(socket_.get_executor()),
+      watchdog_(socket_.get_executor()),
+      service_(service),
+      limits_(limits),
+      accepted_(Clock::now()),
+      last_command_(accepted_),
+      last_written_(accepted_),
       framing_(framing) {
     std::error_code ec;
     const auto ep = socket_.remote_endpoint(ec);
@@ -82,9 +87,12 @@ Connection::~Connection() {
 void Connection::start() {
     spdlog::info("{}: connected", peer_);
     auto self = shared_from_this();
-    asio::co_spawn(socket_.get_executor(), [self] { return self->read_loop(); }, asio::detached);
-    asio::co_spawn(socket_.get_executor(), [self] { return self->write_loop(); }, asio::detached);
-    asio::co_spawn(socket_.get_executor(), [self] { return self->watchdog(); }, asio::detached);
+    asio::co_spawn(
+        socket_.get_executor(), [self] { return self->read_loop(); }, asio::detached);
+    asio::co_spawn(
+        socket_.get_executor(), [self] { return self->write_loop(); }, asio::detached);
+    asio::co_spawn(
+        socket_.get_executor(), [self] { return self->watchdog(); }, asio::detached);
 }
 
 SlotState Connection::slot_state() const {
@@ -210,8 +218,8 @@ asio::awaitable<void> Connection::watchdog() {
                 close_now();
                 break;
             }
-            const auto limit = parser_.handshake_done() ? limits_.idle_timeout
-                                                        : limits_.handshake_timeout;
+            const auto limit =
+                parser_.handshake_done() ? limits_.idle_timeout : limits_.handshake_timeout;
             fatal(std::string(due->why) + " " + std::to_string(limit.count()) + " s");
             continue;  // now closing: the close grace is next
         }
@@ -279,8 +287,8 @@ asio::awaitable<void> Connection::read_loop() {
     std::vector<std::uint8_t> buf(64 * 1024);
     while (!closing_) {
         std::error_code ec;
-        const std::size_t n =
-            co_await socket_.async_read_some(asio::buffer(buf), asio::redirect_error(use_awaitable, ec));
+        const std::size_t n = co_await socket_.async_read_some(
+            asio::buffer(buf), asio::redirect_error(use_awaitable, ec));
         if (ec) {
             if (closing_) break;
             if (auto err = parser_.at_eof()) {
@@ -317,9 +325,14 @@ asio::awaitable<void> Connection::read_loop() {
 bool Connection::handle(const gator::Command& cmd) {
     spdlog::debug("{}: {} ({} bytes)", peer_, gator::command_name(cmd.code), cmd.body.size());
     switch (static_cast<gator::CommandCode>(cmd.code)) {
-        case gator::CommandCode::RequestXml: handle_request(cmd); return true;
-        case gator::CommandCode::DeliverXml: handle_deliver(cmd); return true;
-        case gator::CommandCode::ApcStart: return handle_start();
+        case gator::CommandCode::RequestXml:
+            handle_request(cmd);
+            return true;
+        case gator::CommandCode::DeliverXml:
+            handle_deliver(cmd);
+            return true;
+        case gator::CommandCode::ApcStart:
+            return handle_start();
         case gator::CommandCode::ApcStop:
             if (capture_running()) {
                 stop_capture("stopped by client");  // flush, end of sequence, close
@@ -331,7 +344,9 @@ bool Connection::handle(const gator::Command& cmd) {
         case gator::CommandCode::Disconnect:
             stop_capture("client disconnected");
             return false;
-        case gator::CommandCode::Ping: reply(ResponseCode::Ack); return true;
+        case gator::CommandCode::Ping:
+            reply(ResponseCode::Ack);
+            return true;
     }
     reply(ResponseCode::Nak, "unknown command " + std::to_string(cmd.code));
     return true;
@@ -344,17 +359,22 @@ void Connection::handle_request(const gator::Command& cmd) {
         return;
     }
     switch (*req) {
-        case xml::RequestType::Events: reply(ResponseCode::Xml, service_.events_xml()); break;
+        case xml::RequestType::Events:
+            reply(ResponseCode::Xml, service_.events_xml());
+            break;
         case xml::RequestType::Configuration:
             reply(ResponseCode::Xml, service_.configuration_xml());
             break;
-        case xml::RequestType::Counters: reply(ResponseCode::Xml, service_.counters_xml()); break;
-        case xml::RequestType::Defaults: reply(ResponseCode::Xml, service_.defaults_xml()); break;
+        case xml::RequestType::Counters:
+            reply(ResponseCode::Xml, service_.counters_xml());
+            break;
+        case xml::RequestType::Defaults:
+            reply(ResponseCode::Xml, service_.defaults_xml());
+            break;
         case xml::RequestType::Captured:
             prepared_ = service_.prepare_counters();
-            reply(ResponseCode::Xml,
-                  captured_document(service_.collectors(), settings_, *prepared_,
-                                    framing_, CaptureOrigin::Live));
+            reply(ResponseCode::Xml, captured_document(service_.collectors(), settings_, *prepared_,
+                                                       framing_, CaptureOrigin::Live));
             break;
     }
 }
@@ -375,7 +395,8 @@ void Connection::handle_deliver(const gator::Command& cmd) {
             prepared_.reset();
             return reply(ResponseCode::Ack);
         }
-        case xml::DeliveredKind::Other: break;
+        case xml::DeliveredKind::Other:
+            break;
     }
     reply(ResponseCode::Nak, "unsupported document: expected <session> or <configurations>");
 }
@@ -388,11 +409,11 @@ bool Connection::handle_start() {
     model::CaptureCounters counters = prepared_ ? *prepared_ : service_.prepare_counters();
     if (perf_framing()) return start_perf(std::move(counters));
     std::weak_ptr<Connection> weak = weak_from_this();
-    auto started = service_.start_capture(
-        socket_.get_executor(), settings_, std::move(counters), sink_,
-        [weak](const std::string& reason) {
-            if (auto self = weak.lock()) self->on_capture_ended(reason);
-        });
+    auto started = service_.start_capture(socket_.get_executor(), settings_, std::move(counters),
+                                          sink_, [weak](const std::string& reason) {
+                                              if (auto self = weak.lock())
+                                                  self->on_capture_ended(reason);
+                                          });
     if (!started) {
         fatal("capture failed to start: " + started.error().to_string());
         return true;
@@ -425,11 +446,11 @@ void Connection::stop_capture(const std::string& reason) {
 
 bool Connection::start_perf(model::CaptureCounters counters) {
     std::weak_ptr<Connection> weak = weak_from_this();
-    auto started = PerfLiveCapture::start(
-        socket_.get_executor(), service_.live_collectors(), settings_, counters, sink_,
-        [weak](const std::string& reason) {
-            if (auto self = weak.lock()) self->on_capture_ended(reason);
-        });
+    auto started =
+        PerfLiveCapture::start(socket_.get_executor(), service_.live_collectors(), settings_,
+                               counters, sink_, [weak](const std::string& reason) {
+                                   if (auto self = weak.lock()) self->on_capture_ended(reason);
+                               });
     if (!started) {
         fatal("capture failed to start: " + started.error().to_string());
         return true;

@@ -45,7 +45,7 @@ struct ConnectionLimits {
 
 // Frames of a live capture as APC Data responses on this connection.
 class ConnectionSink final : public CaptureSink {
-public:
+  public:
     explicit ConnectionSink(Connection& c) : conn_(c) {}
     void frame(std::span<const std::uint8_t> body) override;
     void finish() override;  // zero-length APC Data: end of sequence
@@ -53,13 +53,13 @@ public:
     [[nodiscard]] std::uint64_t unsent_bytes() const override;
     void when_drained(std::uint64_t low, std::function<void()> ready) override;
 
-private:
+  private:
     Connection& conn_;
     std::uint64_t bytes_ = 0;
 };
 
 class Connection : public std::enable_shared_from_this<Connection> {
-public:
+  public:
     using Clock = std::chrono::steady_clock;
     // How long a closing connection may wait for its client to take its last bytes (an Error,
     // a capture's last frames) without any of them being taken.
@@ -88,7 +88,7 @@ public:
     // Posts `ready` once at most `low` bytes are unsent; dropped if the connection closes first.
     void when_drained(std::size_t low, std::function<void()> ready);
 
-private:
+  private:
     struct Deadline {
         Clock::time_point when;
         const char* why;  // what the Error and the log say when it passes
@@ -140,7 +140,7 @@ private:
     Clock::time_point accepted_;
     Clock::time_point last_command_;  // or the handshake's end
     Clock::time_point closing_since_;
-    Clock::time_point last_written_;  // the last write's completion
+    Clock::time_point last_written_;                  // the last write's completion
     model::CaptureSettings settings_;                 // from a delivered session
     std::optional<model::CaptureCounters> prepared_;  // keys announced in captured.xml
     ConnectionSink sink_{*this};

@@ -5,9 +5,9 @@
 #include <algorithm>
 #include <asio/co_spawn.hpp>
 #include <asio/detached.hpp>
+#include <asio/ip/v6_only.hpp>
 #include <asio/redirect_error.hpp>
 #include <asio/use_awaitable.hpp>
-#include <asio/ip/v6_only.hpp>
 #include <asio/write.hpp>
 
 #include "protocol/gator/command.hpp"
@@ -31,11 +31,13 @@ Result<asio::ip::tcp::endpoint> Server::listen() {
 Result<asio::ip::tcp::endpoint> Server::listen_on(const std::string& where) {
     std::error_code ec;
     const auto address = asio::ip::make_address(where, ec);
-    if (ec) return Error::at("invalid listen address '" + where + "': " + ec.message());
+    if (ec)
+        return Error::at(ErrorKind::Usage,
+                         "invalid listen address '" + where + "': " + ec.message());
     const asio::ip::tcp::endpoint endpoint(address, options_.port);
     auto fail = [&](const char* what) {
-        return Error::at(std::string(what) + " " + where + " port " +
-                         std::to_string(options_.port) + ": " + ec.message());
+        return Error::at(ErrorKind::Io, std::string(what) + " " + where + " port " +
+                                            std::to_string(options_.port) + ": " + ec.message());
     };
     acceptor_.open(endpoint.protocol(), ec);
     if (ec) return fail("cannot open socket for");
@@ -52,18 +54,20 @@ Result<asio::ip::tcp::endpoint> Server::listen_on(const std::string& where) {
 }
 
 void Server::start() {
-    asio::co_spawn(io_, [this] { return accept_loop(); }, asio::detached);
+    asio::co_spawn(
+        io_, [this] { return accept_loop(); }, asio::detached);
 }
 
 void Server::reap() {
-    connections_.erase(std::remove_if(connections_.begin(), connections_.end(),
-                                      [](const std::weak_ptr<Connection>& w) { return w.expired(); }),
-                       connections_.end());
+    connections_.erase(
+        std::remove_if(connections_.begin(), connections_.end(),
+                       [](const std::weak_ptr<Connection>& w) { return w.expired(); }),
+        connections_.end());
 }
 
 std::size_t Server::connections() const {
-    return static_cast<std::size_t>(std::count_if(
-        connections_.begin(), connections_.end(), [](const auto& w) { return !w.expired(); }));
+    return static_cast<std::size_t>(std::count_if(connections_.begin(), connections_.end(),
+                                                  [](const auto& w) { return !w.expired(); }));
 }
 
 bool Server::make_room() {
@@ -82,13 +86,14 @@ bool Server::make_room() {
         std::chrono::duration_cast<std::chrono::seconds>(std::chrono::steady_clock::now() - s.since)
             .count());
     std::string why = "idle for " + age + " s";
-    if (s.closing) why = "it was closing";
-    else if (!s.handshake_done) why = "no handshake after " + age + " s";
+    if (s.closing)
+        why = "it was closing";
+    else if (!s.handshake_done)
+        why = "no handshake after " + age + " s";
     open[*victim]->evict(why);
     // Its slot is free now, though it may take a moment (kCloseGrace at most) to be gone.
-    std::erase_if(connections_, [&](const std::weak_ptr<Connection>& w) {
-        return w.lock() == open[*victim];
-    });
+    std::erase_if(connections_,
+                  [&](const std::weak_ptr<Connection>& w) { return w.lock() == open[*victim]; });
     return true;
 }
 

@@ -28,7 +28,7 @@ struct ServerOptions {
 };
 
 class Server {
-public:
+  public:
     Server(asio::io_context& io, ServerOptions options, CaptureService& service);
 
     // Binds and listens; returns the bound endpoint (port 0 picks a free port).
@@ -37,7 +37,7 @@ public:
     void shutdown(const std::string& reason);
     [[nodiscard]] std::size_t connections() const;
 
-private:
+  private:
     Result<asio::ip::tcp::endpoint> listen_on(const std::string& address);
     asio::awaitable<void> accept_loop();
     void reap();

@@ -18,7 +18,8 @@ namespace apcgate::daemon {
 struct SlotState {
     bool closing = false;
     bool handshake_done = false;
-    bool capture = false;  // a capture runs on it, or it is sending a finished capture's last frames
+    bool capture =
+        false;  // a capture runs on it, or it is sending a finished capture's last frames
     // Accepted at (no handshake yet), else its last complete command (or the handshake's end).
     std::chrono::steady_clock::time_point since{};
 };

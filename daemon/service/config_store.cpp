@@ -39,18 +39,20 @@ Result<std::optional<model::Configuration>> ConfigStore::load() const {
 Result<std::string> ConfigStore::encode(const model::Configuration& config) {
     std::string text = xml::write_configuration(config);
     if (text.size() > xml::kMaxDocumentBytes) {
-        return Error::at("a configuration of " + std::to_string(config.counters.size()) +
-                         " counters takes " + std::to_string(text.size()) +
-                         " bytes when stored, more than the " +
-                         std::to_string(xml::kMaxDocumentBytes) +
-                         " bytes a stored configuration may have; configure fewer counters");
+        return Error::at(ErrorKind::Limit,
+                         "a configuration of " + std::to_string(config.counters.size()) +
+                             " counters takes " + std::to_string(text.size()) +
+                             " bytes when stored, more than the " +
+                             std::to_string(xml::kMaxDocumentBytes) +
+                             " bytes a stored configuration may have; configure fewer counters");
     }
     auto back = xml::parse_configuration(text);
     if (!back) return std::move(back).take_error().while_("reading the configuration to be stored");
     if (back->counters.size() != config.counters.size()) {
-        return Error::at("the configuration to be stored reads back as " +
-                         std::to_string(back->counters.size()) + " counters, not " +
-                         std::to_string(config.counters.size()));
+        return Error::at(ErrorKind::Internal, "the configuration to be stored reads back as " +
+                                                  std::to_string(back->counters.size()) +
+                                                  " counters, not " +
+                                                  std::to_string(config.counters.size()));
     }
     return text;
 }
@@ -60,15 +62,18 @@ Status ConfigStore::save(const model::Configuration& config) const {
     if (!text) return std::move(text).take_error();
     std::error_code ec;
     std::filesystem::create_directories(dir_, ec);
-    if (ec) return Error::at("cannot create state directory: " + ec.message()).in_input(dir_.string());
+    if (ec)
+        return Error::at(ErrorKind::Io, "cannot create state directory: " + ec.message())
+            .in_input(dir_.string());
     const auto tmp = dir_ / ".configuration.xml.tmp";
     {
         std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
         out << *text;
-        if (!out.flush()) return Error::at("cannot write").in_input(tmp.string());
+        if (!out.flush()) return Error::at(ErrorKind::Io, "cannot write").in_input(tmp.string());
     }
     std::filesystem::rename(tmp, file(), ec);
-    if (ec) return Error::at("cannot rename: " + ec.message()).in_input(file().string());
+    if (ec)
+        return Error::at(ErrorKind::Io, "cannot rename: " + ec.message()).in_input(file().string());
     return {};
 }
 

@@ -17,7 +17,7 @@ namespace apcgate::daemon {
 std::filesystem::path default_state_dir();
 
 class ConfigStore {
-public:
+  public:
     explicit ConfigStore(std::filesystem::path dir) : dir_(std::move(dir)) {}
 
     // The stored configuration, if any; a corrupt file is reported and ignored.
@@ -32,7 +32,7 @@ public:
     [[nodiscard]] const std::filesystem::path& dir() const { return dir_; }
     [[nodiscard]] std::filesystem::path file() const { return dir_ / "configuration.xml"; }
 
-private:
+  private:
     std::filesystem::path dir_;
 };
 

@@ -32,7 +32,7 @@ Result<unsigned> interface_of(const asio::ip::address& a) {
     if (a.is_v6() && a.to_v6().scope_id() != 0) return static_cast<unsigned>(a.to_v6().scope_id());
     ifaddrs* list = nullptr;
     if (::getifaddrs(&list) != 0)
-        return Error::at(std::string("getifaddrs failed: ") + std::strerror(errno));
+        return Error::at(ErrorKind::Io, std::string("getifaddrs failed: ") + std::strerror(errno));
     std::unique_ptr<ifaddrs, void (*)(ifaddrs*)> guard(list, ::freeifaddrs);
     for (const ifaddrs* i = list; i != nullptr; i = i->ifa_next) {
         if (i->ifa_addr == nullptr) continue;
@@ -52,7 +52,7 @@ Result<unsigned> interface_of(const asio::ip::address& a) {
             if (const unsigned index = ::if_nametoindex(i->ifa_name); index != 0) return index;
         }
     }
-    return Error::at("no interface has address " + a.to_string());
+    return Error::at(ErrorKind::Usage, "no interface has address " + a.to_string());
 }
 
 // The interface a datagram arrived on, from its IP_PKTINFO / IPV6_PKTINFO control message.
@@ -85,8 +85,9 @@ Result<asio::ip::udp::endpoint> DiscoveryResponder::bind(const asio::ip::udp::en
     auto fail = [&](const char* what) {
         std::error_code ignored;
         socket_.close(ignored);
-        return Error::at(std::string(what) + " UDP " + where.address().to_string() + " port " +
-                         std::to_string(where.port()) + ": " + ec.message());
+        return Error::at(ErrorKind::Io, std::string(what) + " UDP " + where.address().to_string() +
+                                            " port " + std::to_string(where.port()) + ": " +
+                                            ec.message());
     };
     socket_.open(where.protocol(), ec);
     if (ec) return fail("cannot open socket for");
@@ -116,7 +117,9 @@ Result<asio::ip::udp::endpoint> DiscoveryResponder::bind(const asio::ip::udp::en
 Result<asio::ip::udp::endpoint> DiscoveryResponder::open() {
     std::error_code ec;
     auto address = asio::ip::make_address(options_.listen, ec);
-    if (ec) return Error::at("invalid listen address '" + options_.listen + "': " + ec.message());
+    if (ec)
+        return Error::at(ErrorKind::Usage,
+                         "invalid listen address '" + options_.listen + "': " + ec.message());
     if (address.is_v6() && address.to_v6().is_v4_mapped())
         address = asio::ip::make_address_v4(asio::ip::v4_mapped, address.to_v6());
     if (address.is_unspecified()) {

@@ -19,7 +19,7 @@ struct Assignment {
 
 Error bad(const std::string& input, std::size_t offset, std::size_t line, std::string field,
           std::string message) {
-    Error e = Error::at(std::move(message));
+    Error e = Error::at(ErrorKind::Usage, std::move(message));
     e.input = input;
     e.offset = offset;
     e.record = "line " + std::to_string(line);
@@ -194,9 +194,12 @@ Status apply(ServiceConfig& cfg, const Assignment& a, const std::string& input) 
 }  // namespace
 
 Result<ServiceConfig> parse_service_config(std::string_view text, const std::string& input) {
-    if (text.size() > kMaxServiceConfigBytes)
-        return bad(input, kMaxServiceConfigBytes, 0, {},
-                   "file is larger than " + std::to_string(kMaxServiceConfigBytes) + " bytes");
+    if (text.size() > kMaxServiceConfigBytes) {
+        Error e = bad(input, kMaxServiceConfigBytes, 0, {},
+                      "file is larger than " + std::to_string(kMaxServiceConfigBytes) + " bytes");
+        e.kind = ErrorKind::Limit;
+        return e;
+    }
     ServiceConfig cfg;
     std::size_t offset = 0;
     std::size_t line = 1;
@@ -215,10 +218,12 @@ Result<ServiceConfig> parse_service_config(std::string_view text, const std::str
 
 Result<ServiceConfig> load_service_config(const std::filesystem::path& path) {
     std::ifstream in(path, std::ios::binary);
-    if (!in) return Error::at("cannot open configuration file").in_input(path.string());
+    if (!in)
+        return Error::at(ErrorKind::Io, "cannot open configuration file").in_input(path.string());
     std::string text(kMaxServiceConfigBytes + 1, '\0');
     in.read(text.data(), static_cast<std::streamsize>(text.size()));
-    if (in.bad()) return Error::at("cannot read configuration file").in_input(path.string());
+    if (in.bad())
+        return Error::at(ErrorKind::Io, "cannot read configuration file").in_input(path.string());
     text.resize(static_cast<std::size_t>(in.gcount()));
     return parse_service_config(text, path.string());
 }

@@ -55,10 +55,10 @@ struct ServiceConfig {
     std::optional<std::vector<std::uint16_t>> discovery_ports;
     std::optional<std::size_t> max_connections;
     std::optional<Framing> framing;
-    std::optional<unsigned> handshake_timeout_s;  // APCGATE_HANDSHAKE_TIMEOUT, 0: none
-    std::optional<unsigned> idle_timeout_s;       // APCGATE_IDLE_TIMEOUT, 0: never
+    std::optional<unsigned> handshake_timeout_s;   // APCGATE_HANDSHAKE_TIMEOUT, 0: none
+    std::optional<unsigned> idle_timeout_s;        // APCGATE_IDLE_TIMEOUT, 0: never
     std::optional<unsigned> max_send_backlog_mib;  // APCGATE_MAX_SEND_BACKLOG
-    std::vector<std::string> warnings;  // unknown keys, with their line
+    std::vector<std::string> warnings;             // unknown keys, with their line
 };
 
 // Parses the text of a configuration file; `input` names it in errors, which carry the byte

@@ -35,7 +35,8 @@ std::optional<FrameType> frame_type_of(std::span<const std::uint8_t> body);
 // false when the body does not decode (the caller then decodes it with decode_frame, which says
 // why); messages before the problem have been seen.
 template <typename Each>
-bool scan_annotate_frame(std::span<const std::uint8_t> body, std::uint64_t file_offset, Each&& each) {
+bool scan_annotate_frame(std::span<const std::uint8_t> body, std::uint64_t file_offset,
+                         Each&& each) {
     wire::ByteReader r(body, wire::Endian::Little, file_offset);
     if (r.packed32("frame code") != static_cast<std::int32_t>(FrameType::Annotate) || !r.ok())
         return false;

@@ -20,7 +20,7 @@ namespace {
 // Writes into space already sized by annotation_bytes_size: millions of annotations a second
 // go through here when a trace is converted, so no per-byte capacity checks.
 class AnnotationWriter {
-public:
+  public:
     explicit AnnotationWriter(std::uint8_t* out) : p_(out) {}
 
     void escape(std::uint8_t code) {
@@ -48,7 +48,7 @@ public:
     [[nodiscard]] std::size_t truncated() const { return truncated_; }
     [[nodiscard]] const std::uint8_t* end() const { return p_; }
 
-private:
+  private:
     void put(const void* src, std::size_t n) {
         if (n == 0) return;
         std::memcpy(p_, src, n);

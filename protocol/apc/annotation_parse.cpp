@@ -116,7 +116,7 @@ Result<std::optional<std::size_t>> annotation_length(std::span<const std::uint8_
     r.set_record("annotation");
     auto parsed = parse_binary(r);
     if (parsed.ok()) return std::optional<std::size_t>{r.pos()};
-    if (r.ran_out()) return std::optional<std::size_t>{};
+    if (parsed.error().is(ErrorKind::Truncated)) return std::optional<std::size_t>{};
     return std::move(parsed).take_error();
 }
 

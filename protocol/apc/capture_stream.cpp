@@ -8,9 +8,12 @@ namespace apcgate::apc {
 
 const char* to_string(StreamEnd e) {
     switch (e) {
-        case StreamEnd::Clean: return "clean";
-        case StreamEnd::Truncated: return "truncated";
-        case StreamEnd::Corrupt: return "corrupt";
+        case StreamEnd::Clean:
+            return "clean";
+        case StreamEnd::Truncated:
+            return "truncated";
+        case StreamEnd::Corrupt:
+            return "corrupt";
     }
     return "?";
 }

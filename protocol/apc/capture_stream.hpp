@@ -28,7 +28,7 @@ enum class StreamEnd { Clean, Truncated, Corrupt };
 const char* to_string(StreamEnd e);
 
 class CaptureSplitter {
-public:
+  public:
     // `base_offset` is the offset of data[0] in the file (for reading a file in pieces).
     explicit CaptureSplitter(std::span<const std::uint8_t> data, std::uint64_t base_offset = 0);
 
@@ -40,7 +40,7 @@ public:
     // Bytes consumed by the frames returned so far.
     [[nodiscard]] std::size_t consumed() const { return pos_; }
 
-private:
+  private:
     std::span<const std::uint8_t> data_;
     std::uint64_t base_;
     std::size_t pos_ = 0;

@@ -151,17 +151,28 @@ void read_external(wire::ByteReader& r, const DecodedFrame& /*frame*/,
 
 MessageReader reader_for(std::int32_t code) {
     switch (static_cast<FrameType>(code)) {
-        case FrameType::Summary: return read_summary;
-        case FrameType::Backtrace: return read_backtrace;
-        case FrameType::Name: return read_name;
-        case FrameType::Counter: return read_counter;
-        case FrameType::BlockCounter: return read_block;
-        case FrameType::Annotate: return read_annotate;
-        case FrameType::SchedTrace: return read_sched;
-        case FrameType::Idle: return read_idle;
-        case FrameType::External: return read_external;
-        case FrameType::Proc: return read_proc;
-        case FrameType::Activity: return read_activity;
+        case FrameType::Summary:
+            return read_summary;
+        case FrameType::Backtrace:
+            return read_backtrace;
+        case FrameType::Name:
+            return read_name;
+        case FrameType::Counter:
+            return read_counter;
+        case FrameType::BlockCounter:
+            return read_block;
+        case FrameType::Annotate:
+            return read_annotate;
+        case FrameType::SchedTrace:
+            return read_sched;
+        case FrameType::Idle:
+            return read_idle;
+        case FrameType::External:
+            return read_external;
+        case FrameType::Proc:
+            return read_proc;
+        case FrameType::Activity:
+            return read_activity;
     }
     return nullptr;
 }

@@ -111,6 +111,7 @@ void read_backtrace(wire::ByteReader& r, const DecodedFrame& f, std::vector<Deco
 Result<DecodedFrame> decode_frame(std::span<const std::uint8_t> body, std::uint64_t file_offset) {
     wire::ByteReader r(body, wire::Endian::Little, file_offset);
     r.set_record("frame header");
+    r.set_whole_record();  // a frame, cut out by its length
     DecodedFrame f;
     f.offset = file_offset;
     f.size = body.size();

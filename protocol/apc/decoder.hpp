@@ -87,13 +87,13 @@ Result<DecodedFrame> decode_frame(std::span<const std::uint8_t> body, std::uint6
 // Summary messages produce no event. Fails on a Block Counter value before any timestamp or
 // bytes that cannot start an annotation.
 class EventRebuilder {
-public:
+  public:
     Status add(const DecodedFrame& frame);
     // Annotation bytes still waiting for the rest of their annotation, over all tids.
     [[nodiscard]] std::size_t pending_annotation_bytes() const;
     std::vector<model::Event>& events() { return events_; }
 
-private:
+  private:
     struct Pending {
         std::int32_t tid = 0;
         std::int32_t core = 0;

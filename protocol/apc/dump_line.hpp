@@ -14,7 +14,7 @@ namespace apcgate::apc {
 constexpr std::size_t kShownBytes = 32;
 
 class DumpLine {
-public:
+  public:
     explicit DumpLine(std::uint64_t offset) {
         char buf[24];
         std::snprintf(buf, sizeof buf, "0x%08llx", static_cast<unsigned long long>(offset));
@@ -77,7 +77,7 @@ public:
     }
     std::string take() { return std::move(s_); }
 
-private:
+  private:
     std::string s_;
 };
 

@@ -10,7 +10,7 @@ using detail::OpenFrame;
 bool Encoder::Impl::add(const model::CounterSample& e) {
     const model::KeyedCounter* kc = enc->counters_.by_key(e.key);
     if (kc == nullptr) {
-        ++enc->stats_.unknown_key;
+        ++enc->stats_.counts[EncoderStat::UnknownKey];
         return false;
     }
     if (kc->delivery == model::Delivery::Block) return add_block(e);

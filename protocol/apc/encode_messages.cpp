@@ -62,7 +62,8 @@ bool Encoder::Impl::add(const model::ProcComm& e) {
             comm_max = bytes - image.size();
         else if (comm.size() <= comm_max)
             image_max = bytes - comm.size();
-        enc->stats_.truncated_names += (image.size() > image_max) + (comm.size() > comm_max);
+        enc->stats_.counts[EncoderStat::TruncatedNames] +=
+            (image.size() > image_max) + (comm.size() > comm_max);
         image = detail::utf8_prefix(image, image_max);
         comm = detail::utf8_prefix(comm, comm_max);
     }
@@ -99,7 +100,7 @@ bool Encoder::Impl::add(const model::Backtrace& e) {
         total += n;
         ++depth;
     }
-    if (changed) ++enc->stats_.truncated_backtraces;
+    if (changed) ++enc->stats_.counts[EncoderStat::TruncatedBacktraces];
     make_room(f, m.size() + total + 1);
     f.append(m);
     const std::size_t start = f.body.size();

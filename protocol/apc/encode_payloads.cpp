@@ -38,11 +38,11 @@ bool Encoder::Impl::add(const model::Annotation& e) {
         std::memcpy(p, m.data(), m.size());
         p += m.size();
         p += wire::encode_packed64(static_cast<std::int64_t>(whole), p);
-        enc->stats_.truncated_names += write_annotation_bytes(e.body, p);
+        enc->stats_.counts[EncoderStat::TruncatedNames] += write_annotation_bytes(e.body, p);
         return true;
     }
     scratch.clear();
-    enc->stats_.truncated_names += append_annotation_bytes(e.body, scratch);
+    enc->stats_.counts[EncoderStat::TruncatedNames] += append_annotation_bytes(e.body, scratch);
     const std::size_t total = scratch.size();
     std::size_t pos = 0, pieces = 0;
     do {
@@ -65,7 +65,7 @@ bool Encoder::Impl::add(const model::Annotation& e) {
         pos += chunk;
         ++pieces;
     } while (pos < total);
-    if (pieces > 1) ++enc->stats_.split_payloads;
+    if (pieces > 1) ++enc->stats_.counts[EncoderStat::SplitPayloads];
     return true;
 }
 
@@ -82,7 +82,7 @@ bool Encoder::Impl::add(const model::ExternalData& e) {
         pos += chunk;
         ++pieces;
     } while (pos < e.bytes.size());
-    if (pieces > 1) ++enc->stats_.split_payloads;
+    if (pieces > 1) ++enc->stats_.counts[EncoderStat::SplitPayloads];
     return true;
 }
 

@@ -68,8 +68,8 @@ const model::SpanItem* Encoder::Impl::write_spans(const model::SpanRun& run,
         const model::SpanItem i = *item;
         const std::size_t size = i.text_size;
         assert(i.text_offset + size <= run.texts.size());
-        if (checked && (size > kMaxAnnotationString ||
-                        kMaxItem + size > static_cast<std::size_t>(limit - p)))
+        if (checked &&
+            (size > kMaxAnnotationString || kMaxItem + size > static_cast<std::size_t>(limit - p)))
             break;
         // order(): a time older than the stream's last is clamped to it and counted.
         model::Nanos ts = i.ts;
@@ -96,7 +96,7 @@ const model::SpanItem* Encoder::Impl::write_spans(const model::SpanRun& run,
         p += size;
     }
     f.last_ts = last;
-    enc->stats_.out_of_order += clamped;
+    enc->stats_.counts[EncoderStat::OutOfOrder] += clamped;
     out = p;
     return item;
 }
@@ -129,9 +129,9 @@ bool Encoder::Impl::add(const model::SpanRun& run) {
         item = write_spans(run, item, end, p, base + cap, true);
         f.body.resize(static_cast<std::size_t>(p - base));
         if (item == end) break;
-        model::Annotation a{item->ts, item->core, item->tid,
-                            model::StringAnnotation{item->channel, std::nullopt,
-                                                    std::string(run.text(*item))}};
+        model::Annotation a{
+            item->ts, item->core, item->tid,
+            model::StringAnnotation{item->channel, std::nullopt, std::string(run.text(*item))}};
         add(a);
         ++item;
     }

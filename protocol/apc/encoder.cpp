@@ -52,8 +52,8 @@ OpenFrame& Encoder::Impl::external(std::int32_t id) {
 
 void Encoder::Impl::send(OpenFrame& f) {
     enc->sink_.frame(f.body);
-    ++enc->stats_.frames;
-    enc->stats_.bytes += f.body.size();
+    ++enc->stats_.counts[EncoderStat::Frames];
+    enc->stats_.counts[EncoderStat::Bytes] += f.body.size();
     f.body.resize(f.header_size);
     f.in_block = false;
 }
@@ -62,7 +62,7 @@ std::string_view Encoder::Impl::fit_string(const OpenFrame& f, std::size_t fixed
                                            std::string_view s) {
     const std::size_t limit = cap - f.header_size - fixed;  // cap >= 64 keeps this positive
     if (detail::packed_size(static_cast<std::int64_t>(s.size())) + s.size() <= limit) return s;
-    ++enc->stats_.truncated_names;
+    ++enc->stats_.counts[EncoderStat::TruncatedNames];
     // The length prefix of the truncated string is no longer than that of the limit itself.
     return detail::utf8_prefix(s, limit - detail::packed_size(static_cast<std::int64_t>(limit)));
 }
@@ -108,7 +108,7 @@ void Encoder::summary(const SummaryInfo& info, std::span<const model::CoreName> 
         // Attributes that would push the one Summary message over the cap are left out: the
         // message cannot be split, and its other fields matter more.
         if (key.empty() || f.body.size() + n + 1 > impl_->cap) {
-            ++stats_.truncated_names;
+            ++stats_.counts[EncoderStat::TruncatedNames];
             continue;
         }
         w.packed_string(key);

@@ -7,7 +7,7 @@
 // core stay in the order given (give events in timestamp order); a Block Counter frame starts
 // with a timestamp (key 0); a key travels only in the frame kind its Delivery says; no frame body
 // exceeds max_frame_bytes (annotation and external payloads are split as the seed allows, names
-// are truncated, over-deep backtraces lose outer frames; all counted in EncoderStats).
+// are truncated, over-deep backtraces lose outer frames; all counted in encoder_statistics.hpp).
 #pragma once
 
 #include <array>
@@ -19,6 +19,7 @@
 #include <utility>
 #include <vector>
 
+#include "protocol/apc/encoder_statistics.hpp"
 #include "protocol/model/counter_catalog.hpp"
 #include "protocol/model/event.hpp"
 
@@ -45,7 +46,7 @@ bool frame_has_core(FrameType t);
 inline constexpr std::string_view kNewlineCanary = "1\n2\r\n3\r4\n\r5";
 
 class FrameSink {
-public:
+  public:
     virtual ~FrameSink() = default;
     // One complete frame body. Called only from Encoder::flush() (and when a frame fills up).
     virtual void frame(std::span<const std::uint8_t> body) = 0;
@@ -62,21 +63,15 @@ struct EncoderOptions {
     std::size_t max_frame_bytes = 256 * 1024;  // body size cap for every frame
 };
 
-// Counts per model event kind (index = Event::index(); a SpanRun's items count as the Annotation
-// events they stand for) plus what was changed to fit the rules.
+// What the encoder counted: the table's statistics, plus the messages per model event kind
+// (index = Event::index(); a SpanRun's items count as the Annotation events they stand for).
 struct EncoderStats {
+    EncoderStatistics counts;
     std::array<std::uint64_t, std::variant_size_v<model::Event>> messages{};
-    std::uint64_t frames = 0;
-    std::uint64_t bytes = 0;              // frame body bytes handed to the sink
-    std::uint64_t unknown_key = 0;        // counter samples whose key is not enabled: dropped
-    std::uint64_t truncated_names = 0;
-    std::uint64_t truncated_backtraces = 0;
-    std::uint64_t split_payloads = 0;     // annotations / external data split over frames
-    std::uint64_t out_of_order = 0;       // events older than the last one on their core: clamped
 };
 
 class Encoder {
-public:
+  public:
     Encoder(const model::CaptureCounters& counters, FrameSink& sink, EncoderOptions options = {});
 
     // Must be called once, before any add(); writes the Summary frame (Summary message and the
@@ -89,7 +84,7 @@ public:
 
     [[nodiscard]] const EncoderStats& stats() const { return stats_; }
 
-private:
+  private:
     // Open frames, scratch buffers and the frame-filling logic live in encoder_impl.hpp so the
     // daemon's includes stay small. A function-pointer deleter lets Impl stay incomplete here
     // without declaring a destructor in the public part.

@@ -37,7 +37,7 @@ struct Encoder::Impl {
     // Clamps an out-of-order timestamp to the stream's last one (counted) and records it.
     model::Nanos order(detail::OpenFrame& f, model::Nanos ts) {
         if (ts < f.last_ts) {
-            ++enc->stats_.out_of_order;
+            ++enc->stats_.counts[EncoderStat::OutOfOrder];
             ts = f.last_ts;
         }
         f.last_ts = ts;

@@ -47,7 +47,8 @@ Status EventRebuilder::add(const DecodedFrame& frame) {
                 continue;
             }
             if (!block.has_ts) {
-                Error err = Error::at("Block Counter value before any timestamp (key 0)");
+                Error err = Error::at(ErrorKind::Malformed,
+                                      "Block Counter value before any timestamp (key 0)");
                 err.offset = m.offset;
                 err.record = "Block Counter message";
                 err.field = "key";

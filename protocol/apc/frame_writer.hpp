@@ -38,7 +38,7 @@ inline std::string_view utf8_prefix(std::string_view s, std::size_t max) {
 // One message encoded on the stack: every fixed-layout message fits in kCapacity bytes, so the
 // hot path never touches the heap before it knows the message fits its frame.
 class MessageBuf {
-public:
+  public:
     static constexpr std::size_t kCapacity = 64;
 
     void p32(std::int32_t v) { n_ += wire::encode_packed64(v, buf_ + n_); }
@@ -47,7 +47,7 @@ public:
     [[nodiscard]] std::size_t size() const { return n_; }
     [[nodiscard]] const std::uint8_t* data() const { return buf_; }
 
-private:
+  private:
     std::uint8_t buf_[kCapacity + wire::kMaxPacked64];
     std::size_t n_ = 0;
 };

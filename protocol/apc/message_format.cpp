@@ -1,9 +1,9 @@
 // Text lines for decoded frames and messages (see message_format.hpp).
 #include "protocol/apc/message_format.hpp"
 
-#include "protocol/apc/dump_line.hpp"
-
 #include <cstdio>
+
+#include "protocol/apc/dump_line.hpp"
 
 namespace apcgate::apc {
 
@@ -48,10 +48,17 @@ struct Formatter {
     void operator()(const BlockEntry& m) const {
         l.word("BlockCounter");
         switch (m.key) {
-            case 0: l.num("timestamp", m.value); break;
-            case 1: l.num("pid", m.value); break;
-            case 2: l.num("core", m.value); break;
-            default: l.num("key", m.key).num("value", m.value);
+            case 0:
+                l.num("timestamp", m.value);
+                break;
+            case 1:
+                l.num("pid", m.value);
+                break;
+            case 2:
+                l.num("core", m.value);
+                break;
+            default:
+                l.num("key", m.key).num("value", m.value);
         }
     }
     void operator()(const AnnotateMessage& m) const {

@@ -4,13 +4,20 @@ namespace apcgate::gator {
 
 const char* command_name(std::uint8_t code) {
     switch (code) {
-        case 0: return "Request XML";
-        case 1: return "Deliver XML";
-        case 2: return "APC Start";
-        case 3: return "APC Stop";
-        case 4: return "Disconnect";
-        case 5: return "Ping";
-        default: return "unknown";
+        case 0:
+            return "Request XML";
+        case 1:
+            return "Deliver XML";
+        case 2:
+            return "APC Start";
+        case 3:
+            return "APC Stop";
+        case 4:
+            return "Disconnect";
+        case 5:
+            return "Ping";
+        default:
+            return "unknown";
     }
 }
 

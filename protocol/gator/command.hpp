@@ -43,9 +43,9 @@ enum class ResponseCode : std::uint8_t {
 };
 
 struct Command {
-    std::uint8_t code = 0;           // may be a code we do not know: answer NAK
+    std::uint8_t code = 0;  // may be a code we do not know: answer NAK
     std::vector<std::uint8_t> body;
-    std::uint64_t offset = 0;        // stream offset of the header, for diagnostics
+    std::uint64_t offset = 0;  // stream offset of the header, for diagnostics
     [[nodiscard]] std::string_view text() const {
         return {reinterpret_cast<const char*>(body.data()), body.size()};  // NOLINT
     }

@@ -4,11 +4,11 @@
 
 namespace apcgate::gator {
 
-CommandReader::Item CommandReader::fail(std::string message, std::uint64_t offset,
+CommandReader::Item CommandReader::fail(ErrorKind kind, std::string message, std::uint64_t offset,
                                         std::string_view field) {
     Item item;
     item.kind = Kind::Error;
-    item.error = Error::at(std::move(message));
+    item.error = Error::at(kind, std::move(message));
     item.error.offset = offset;
     item.error.record = state_ == State::Handshake ? "handshake" : "command header";
     state_ = State::Failed;
@@ -57,7 +57,7 @@ std::optional<CommandReader::Item> CommandReader::handshake_byte(std::span<const
         return Item{Kind::HandshakeDone, {}, {}};
     }
     if (line_.size() >= kMaxHandshakeLine)
-        return fail("handshake line longer than 64 bytes", offset_ - 1, "line");
+        return fail(ErrorKind::Limit, "handshake line longer than 64 bytes", offset_ - 1, "line");
     line_.push_back(static_cast<char>(byte));
     return std::nullopt;
 }
@@ -93,6 +93,7 @@ std::optional<CommandReader::Item> CommandReader::start_command() {
     if (len > kMaxCommandBody) {
         const auto slen = static_cast<std::int32_t>(len);
         return fail(
+            slen < 0 ? ErrorKind::Malformed : ErrorKind::Limit,
             slen < 0 ? "negative command length " + std::to_string(slen)
                      : "command body of " + std::to_string(len) + " bytes exceeds the 1 MiB limit",
             pending_.offset + 1, "length");
@@ -122,7 +123,7 @@ std::optional<CommandReader::Item> CommandReader::body_bytes(std::span<const std
 
 std::optional<Error> CommandReader::at_eof() const {
     auto make = [this](std::string msg, std::string_view field) {
-        Error e = Error::at(std::move(msg));
+        Error e = Error::at(ErrorKind::Truncated, std::move(msg));
         e.offset = offset_;
         e.record = "command";
         e.field = std::string(field);

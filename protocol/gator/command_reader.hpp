@@ -20,7 +20,7 @@
 namespace apcgate::gator {
 
 class CommandReader {
-public:
+  public:
     enum class Kind { NeedMore, HandshakeDone, Command, Error };
     struct Item {
         Kind kind = Kind::NeedMore;
@@ -36,9 +36,9 @@ public:
     [[nodiscard]] std::optional<Error> at_eof() const;
     [[nodiscard]] bool handshake_done() const { return state_ != State::Handshake; }
 
-private:
+  private:
     enum class State { Handshake, Header, Body, Failed };
-    Item fail(std::string message, std::uint64_t offset, std::string_view field);
+    Item fail(ErrorKind kind, std::string message, std::uint64_t offset, std::string_view field);
     // Each reads from data[consumed] on and advances `consumed`: an item to return, or nullopt
     // to go on with the next byte.
     std::optional<Item> handshake_byte(std::span<const std::uint8_t> data, std::size_t& consumed);

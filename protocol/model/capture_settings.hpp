@@ -15,10 +15,14 @@ enum class SampleRate { None, Low, Normal, High };
 // Sampling frequencies gatord uses (primes, to avoid aliasing with periodic work).
 inline int sample_rate_hz(SampleRate r) {
     switch (r) {
-        case SampleRate::None: return 0;
-        case SampleRate::Low: return 101;
-        case SampleRate::Normal: return 1009;
-        case SampleRate::High: return 10007;
+        case SampleRate::None:
+            return 0;
+        case SampleRate::Low:
+            return 101;
+        case SampleRate::Normal:
+            return 1009;
+        case SampleRate::High:
+            return 10007;
     }
     return 0;
 }
@@ -28,11 +32,16 @@ inline int sample_rate_hz(SampleRate r) {
 inline std::uint64_t buffer_mode_bytes(BufferMode m) {
     constexpr std::uint64_t MiB = 1024 * 1024;
     switch (m) {
-        case BufferMode::Streaming: return 0;
-        case BufferMode::Small: return 1 * MiB;
-        case BufferMode::Medium: return 4 * MiB;
-        case BufferMode::Normal: return 64 * MiB;
-        case BufferMode::Large: return 16 * MiB;
+        case BufferMode::Streaming:
+            return 0;
+        case BufferMode::Small:
+            return 1 * MiB;
+        case BufferMode::Medium:
+            return 4 * MiB;
+        case BufferMode::Normal:
+            return 64 * MiB;
+        case BufferMode::Large:
+            return 16 * MiB;
     }
     return 0;
 }
@@ -41,14 +50,14 @@ struct CaptureSettings {
     bool call_stack_unwinding = true;
     BufferMode buffer_mode = BufferMode::Streaming;
     SampleRate sample_rate = SampleRate::Normal;
-    int duration_s = 0;    // 0: until stopped
-    int live_rate_ms = 100;  // flush interval; 0 means "no live view" and we still flush at 100
+    int duration_s = 0;       // 0: until stopped
+    int live_rate_ms = 100;   // flush interval; 0 means "no live view" and we still flush at 100
     std::string session_xml;  // as delivered, written back as session.xml
 };
 
 // One <configuration> entry.
 struct ConfiguredCounter {
-    std::string counter;                // counter name, or a counter_set slot like PREFIX_cnt0
+    std::string counter;                 // counter name, or a counter_set slot like PREFIX_cnt0
     std::optional<std::uint32_t> event;  // hex event number
     std::optional<std::int64_t> count;   // event-based sampling period
     std::optional<int> cores;

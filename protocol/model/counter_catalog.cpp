@@ -7,22 +7,32 @@ namespace apcgate::model {
 
 const char* to_string(CounterClass c) {
     switch (c) {
-        case CounterClass::Delta: return "delta";
-        case CounterClass::Incident: return "incident";
-        case CounterClass::Absolute: return "absolute";
-        case CounterClass::Activity: return "activity";
+        case CounterClass::Delta:
+            return "delta";
+        case CounterClass::Incident:
+            return "incident";
+        case CounterClass::Absolute:
+            return "absolute";
+        case CounterClass::Activity:
+            return "activity";
     }
     return "delta";
 }
 
 const char* to_string(Display d) {
     switch (d) {
-        case Display::Default: return "";
-        case Display::Accumulate: return "accumulate";
-        case Display::Hertz: return "hertz";
-        case Display::Maximum: return "maximum";
-        case Display::Average: return "average";
-        case Display::Minimum: return "minimum";
+        case Display::Default:
+            return "";
+        case Display::Accumulate:
+            return "accumulate";
+        case Display::Hertz:
+            return "hertz";
+        case Display::Maximum:
+            return "maximum";
+        case Display::Average:
+            return "average";
+        case Display::Minimum:
+            return "minimum";
     }
     return "";
 }
@@ -71,13 +81,15 @@ std::vector<std::string> CounterCatalog::available_names() const {
 Configuration CounterCatalog::defaults() const {
     Configuration cfg;
     for (const auto& s : sets_)
-        for (const auto& [slot, event] : s.default_slots) cfg.counters.push_back({slot, event, {}, {}});
+        for (const auto& [slot, event] : s.default_slots)
+            cfg.counters.push_back({slot, event, {}, {}});
     for (const auto& c : counters_)
         if (c.enabled_by_default) cfg.counters.push_back({c.counter, c.event, {}, {}});
     return cfg;
 }
 
-CaptureCounters CaptureCounters::assign(const CounterCatalog& catalog, const Configuration& config) {
+CaptureCounters CaptureCounters::assign(const CounterCatalog& catalog,
+                                        const Configuration& config) {
     CaptureCounters out;
     CounterKey next = 3;  // keys 0, 1 and 2 are the block counter frame's timestamp/pid/core
     for (const auto& c : config.counters) {

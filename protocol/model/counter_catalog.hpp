@@ -43,12 +43,12 @@ struct CounterSpec {
     bool average_selection = false;
     bool average_cores = false;
     bool percentage = false;
-    std::optional<std::uint32_t> color;       // 0x00RRGGBB
-    std::vector<std::string> activities;      // activity1..N names (class Activity)
+    std::optional<std::uint32_t> color;   // 0x00RRGGBB
+    std::vector<std::string> activities;  // activity1..N names (class Activity)
     std::vector<std::uint32_t> activity_colors;
-    int cores = 0;                            // class Activity: processing units (0 = unset)
+    int cores = 0;  // class Activity: processing units (0 = unset)
     bool supports_event_based_sampling = false;
-    bool enabled_by_default = true;           // part of the defaults configuration
+    bool enabled_by_default = true;  // part of the defaults configuration
 };
 
 // A counter_set of programmable slots (PREFIX_cnt0..N-1) and the events they may count.
@@ -71,7 +71,7 @@ struct CounterSetSpec {
 };
 
 class CounterCatalog {
-public:
+  public:
     // Returns false (and changes nothing) if a counter of that name is already declared.
     bool add(CounterSpec spec);
     bool add_set(CounterSetSpec set);
@@ -86,7 +86,7 @@ public:
     // The configuration used when none was delivered.
     [[nodiscard]] Configuration defaults() const;
 
-private:
+  private:
     std::vector<CounterSpec> counters_;
     std::vector<CounterSetSpec> sets_;
 };
@@ -94,9 +94,9 @@ private:
 // One enabled counter in a capture.
 struct KeyedCounter {
     CounterKey key = 0;
-    std::string counter;                 // name as configured (a counter or a set slot)
-    const CounterSpec* spec = nullptr;   // for declared counters
-    const CounterSetSpec* set = nullptr; // for slots
+    std::string counter;                  // name as configured (a counter or a set slot)
+    const CounterSpec* spec = nullptr;    // for declared counters
+    const CounterSetSpec* set = nullptr;  // for slots
     std::optional<std::uint32_t> event;
     std::optional<std::int64_t> count;
     std::optional<int> cores;
@@ -104,7 +104,7 @@ struct KeyedCounter {
 };
 
 class CaptureCounters {
-public:
+  public:
     // Keys every configured counter that the catalog knows, in configuration order, from 3 up;
     // unknown names are skipped (the seed says they are ignored) and listed in `ignored`.
     static CaptureCounters assign(const CounterCatalog& catalog, const Configuration& config);
@@ -114,7 +114,7 @@ public:
     [[nodiscard]] std::optional<CounterKey> key(std::string_view counter) const;
     [[nodiscard]] const KeyedCounter* by_key(CounterKey key) const;
 
-private:
+  private:
     std::vector<KeyedCounter> enabled_;
     std::vector<std::string> ignored_;
     std::map<std::string, std::size_t, std::less<>> by_name_;

@@ -13,9 +13,9 @@ void expand_span_runs(std::vector<Event>& events) {
         }
         for (std::size_t k = run->first; k < run->items.size(); ++k) {
             const SpanItem& i = run->items[k];
-            out.emplace_back(Annotation{i.ts, i.core, i.tid,
-                                        StringAnnotation{i.channel, std::nullopt,
-                                                         std::string(run->text(i))}});
+            out.emplace_back(
+                Annotation{i.ts, i.core, i.tid,
+                           StringAnnotation{i.channel, std::nullopt, std::string(run->text(i))}});
         }
     }
     events = std::move(out);

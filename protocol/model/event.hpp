@@ -113,9 +113,9 @@ struct ActivityLink {
 struct ActivitySwitch {
     Nanos ts = 0;
     std::int32_t core = 0;
-    CounterKey key = 0;          // an activity-class counter
-    std::int32_t activity = 0;   // activityN index from the events XML, 0 = idle
-    std::int32_t tid = -1;       // -1: no thread association
+    CounterKey key = 0;         // an activity-class counter
+    std::int32_t activity = 0;  // activityN index from the events XML, 0 = idle
+    std::int32_t tid = -1;      // -1: no thread association
     WaitState wait = WaitState::Other;
 };
 

@@ -74,35 +74,35 @@ void PerfCaptureChecker::frame(std::span<const std::uint8_t> body, std::uint64_t
     auto decoded = decode_perf_frame(body, body_offset);
     if (!decoded) {
         const Error& e = decoded.error();
-        if (!body.empty()) ++t_.frames_by_type[to_string(static_cast<std::int32_t>(body[0] & 0x7f))];
+        if (!body.empty())
+            ++t_.frames_by_type[to_string(static_cast<std::int32_t>(body[0] & 0x7f))];
         violation(e.offset.value_or(body_offset), e.to_string());
         return;
     }
     const DecodedPerfFrame& f = *decoded;
     if (on_frame_) on_frame_(f, body.size());
     ++t_.frames_by_type[to_string(f.type)];
-    std::visit(
-        wire::Overloaded{
-            [&](const SummaryFrame& s) {
-                if (++summaries_ > 1) violation(f.offset, "a second Summary");
-                t_.summary = s;
-            },
-            [&](const CoreNameFrame&) {},
-            [&](const BlockCounterFrame& b) {
-                need_summary(f.offset, "Block Counter frame");
-                for (const auto& [key, value] : b.entries)
-                    if (key > 2) counter_value(f.offset, key, value, true);
-            },
-            [&](const ExternalFrame&) {},
-            [&](const PerfAttrsFrame& a) { attrs(a); },
-            [&](const PerfDataFrame& d) {
-                need_summary(f.offset, "PERF_DATA frame");
-                perf_data(d);
-            },
-            [&](const PerfAuxFrame&) { need_summary(f.offset, "PERF_AUX frame"); },
-            [&](const PerfSyncFrame&) { need_summary(f.offset, "PERF_SYNC frame"); },
-        },
-        f.body);
+    std::visit(wire::Overloaded{
+                   [&](const SummaryFrame& s) {
+                       if (++summaries_ > 1) violation(f.offset, "a second Summary");
+                       t_.summary = s;
+                   },
+                   [&](const CoreNameFrame&) {},
+                   [&](const BlockCounterFrame& b) {
+                       need_summary(f.offset, "Block Counter frame");
+                       for (const auto& [key, value] : b.entries)
+                           if (key > 2) counter_value(f.offset, key, value, true);
+                   },
+                   [&](const ExternalFrame&) {},
+                   [&](const PerfAttrsFrame& a) { attrs(a); },
+                   [&](const PerfDataFrame& d) {
+                       need_summary(f.offset, "PERF_DATA frame");
+                       perf_data(d);
+                   },
+                   [&](const PerfAuxFrame&) { need_summary(f.offset, "PERF_AUX frame"); },
+                   [&](const PerfSyncFrame&) { need_summary(f.offset, "PERF_SYNC frame"); },
+               },
+               f.body);
 }
 
 void PerfCaptureChecker::attrs(const PerfAttrsFrame& f) {
@@ -118,7 +118,8 @@ void PerfCaptureChecker::attrs(const PerfAttrsFrame& f) {
                                                 "its records cannot be tied to it");
                     auto [it, fresh] = t_.attrs.emplace(p.key, p.attr);
                     if (!fresh && it->second.bytes != p.attr.bytes)
-                        violation(m.offset, "PEA key " + hex(p.key) + " given a second, different attr");
+                        violation(m.offset,
+                                  "PEA key " + hex(p.key) + " given a second, different attr");
                 },
                 [&](const KeysMessage& k) {
                     for (const auto& [id, key] : k.ids) {
@@ -132,12 +133,14 @@ void PerfCaptureChecker::attrs(const PerfAttrsFrame& f) {
                     }
                 },
                 [&](const TextMessage& x) {
-                    if (m.code == AttrsCode::Format) t_.tracepoint_formats.push_back(format_name(x.text));
+                    if (m.code == AttrsCode::Format)
+                        t_.tracepoint_formats.push_back(format_name(x.text));
                 },
                 [&](const MapsMessage&) {},
                 [&](const CommMessage& c) { t_.threads[c.tid] = std::string(c.comm); },
                 [&](const CpuMessage& c) {
-                    need_summary(m.offset, m.code == AttrsCode::OnlineCpu ? "ONLINE_CPU" : "OFFLINE_CPU");
+                    need_summary(m.offset,
+                                 m.code == AttrsCode::OnlineCpu ? "ONLINE_CPU" : "OFFLINE_CPU");
                     if (m.code == AttrsCode::OnlineCpu) {
                         t_.online_cpus.insert(c.cpu);
                     } else {
@@ -171,8 +174,8 @@ void PerfCaptureChecker::perf_data(const PerfDataFrame& f) {
         }
         if (pos + h.size > f.raw.size()) {
             violation(offset, "PERF_DATA cpu " + std::to_string(f.cpu) + ": " +
-                                  record_type_name(h.type) + " record of " + std::to_string(h.size) +
-                                  " bytes runs past the frame's end (" +
+                                  record_type_name(h.type) + " record of " +
+                                  std::to_string(h.size) + " bytes runs past the frame's end (" +
                                   std::to_string(f.raw.size() - pos) + " bytes left)");
             return;
         }
@@ -185,8 +188,8 @@ void PerfCaptureChecker::record(const PerfDataFrame& f, std::size_t first_word,
                                 std::span<const std::uint8_t> bytes) {
     const std::uint64_t offset = f.word_offsets[first_word];
     const RecordHeader h = record_header(load_le64(bytes.data()));
-    const std::string where = "PERF_DATA cpu " + std::to_string(f.cpu) + ": " +
-                              record_type_name(h.type) + " record";
+    const std::string where =
+        "PERF_DATA cpu " + std::to_string(f.cpu) + ": " + record_type_name(h.type) + " record";
     ++t_.records[record_type_name(h.type)];
     const auto identifier = record_identifier(bytes);
     if (!identifier) {
@@ -195,8 +198,8 @@ void PerfCaptureChecker::record(const PerfDataFrame& f, std::size_t first_word,
     }
     const auto id_it = t_.ids.find(*identifier);
     if (id_it == t_.ids.end()) {
-        violation(offset, where + ": identifier " + std::to_string(*identifier) +
-                              " has no KEYS entry");
+        violation(offset,
+                  where + ": identifier " + std::to_string(*identifier) + " has no KEYS entry");
         return;
     }
     const auto attr_it = t_.attrs.find(id_it->second);
@@ -213,7 +216,8 @@ void PerfCaptureChecker::record(const PerfDataFrame& f, std::size_t first_word,
             first_word + at < f.word_offsets.size() ? f.word_offsets[first_word + at] : offset;
         violation(err_offset, where + " (key " + hex(id_it->second) + ", " +
                                   std::to_string(bytes.size()) + " bytes at offset " +
-                                  std::to_string(offset) + "): field '" + e.field + "': " + e.message);
+                                  std::to_string(offset) + "): field '" + e.field +
+                                  "': " + e.message);
         return;
     }
     const PerfRecord& rec = *parsed;
@@ -245,8 +249,10 @@ void PerfCaptureChecker::record(const PerfDataFrame& f, std::size_t first_word,
                                      std::nullopt, std::string(rec.text)});
             break;
         case PERF_RECORD_FORK:
-            name_changes_.push_back({rec.time.value_or(0), static_cast<std::int32_t>(rec.body_tid),
-                                     static_cast<std::int32_t>(rec.parent_tid), {}});
+            name_changes_.push_back({rec.time.value_or(0),
+                                     static_cast<std::int32_t>(rec.body_tid),
+                                     static_cast<std::int32_t>(rec.parent_tid),
+                                     {}});
             break;
         default:
             break;

@@ -48,14 +48,14 @@ struct PerfCaptureTally {
     std::uint64_t lost_events = 0;   // what they say the kernel dropped
     std::uint64_t packed_record_bytes = 0, raw_record_bytes = 0;
     std::optional<SummaryFrame> summary;
-    std::map<std::int32_t, PerfAttr> attrs;   // key -> attr (PEA)
+    std::map<std::int32_t, PerfAttr> attrs;     // key -> attr (PEA)
     std::map<std::uint64_t, std::int32_t> ids;  // perf event id -> key (KEYS)
     // tid -> comm: COMM messages, then the kernel's COMM and FORK records in time order (a new
     // task keeps its parent's name until it renames itself or execs).
     std::map<std::int32_t, std::string> threads;
     std::set<std::int32_t> online_cpus;
-    std::map<std::int32_t, KeyValues> counter_values;  // captured.xml key -> values
-    std::vector<std::string> tracepoint_formats;        // "name:" of each FORMAT
+    std::map<std::int32_t, KeyValues> counter_values;    // captured.xml key -> values
+    std::vector<std::string> tracepoint_formats;         // "name:" of each FORMAT
     std::optional<std::uint64_t> first_time, last_time;  // perf record times (absolute)
 };
 
@@ -69,7 +69,7 @@ struct RecordView {
 };
 
 class PerfCaptureChecker {
-public:
+  public:
     // `captured_keys`: the keys captured.xml lists.
     explicit PerfCaptureChecker(std::set<std::int32_t> captured_keys,
                                 std::function<void(const RecordView&)> on_record = {});
@@ -85,12 +85,13 @@ public:
 
     [[nodiscard]] const PerfCaptureTally& tally() const { return t_; }
 
-private:
+  private:
     void violation(std::uint64_t offset, std::string text);
     void need_summary(std::uint64_t offset, const char* what);
     void attrs(const PerfAttrsFrame& f);
     void perf_data(const PerfDataFrame& f);
-    void record(const PerfDataFrame& f, std::size_t first_word, std::span<const std::uint8_t> bytes);
+    void record(const PerfDataFrame& f, std::size_t first_word,
+                std::span<const std::uint8_t> bytes);
     void counter_value(std::uint64_t offset, std::int32_t key, std::int64_t v, bool must_be_listed);
 
     // COMM and FORK records, replayed in time order by finish(): frames come one CPU at a time,

@@ -26,7 +26,9 @@ void attrs_message(const AttrsMessage& m, std::string& out) {
     std::visit(
         wire::Overloaded{
             [&](const PeaMessage& p) {
-                l.hex("key", p.key).num("type", p.attr.type).num("config", static_cast<std::int64_t>(p.attr.config));
+                l.hex("key", p.key)
+                    .num("type", p.attr.type)
+                    .num("config", static_cast<std::int64_t>(p.attr.config));
                 l.num("period", static_cast<std::int64_t>(p.attr.sample_period));
                 l.hex("sample_type", static_cast<std::int64_t>(p.attr.sample_type));
                 l.hex("read_format", static_cast<std::int64_t>(p.attr.read_format));
@@ -46,7 +48,9 @@ void attrs_message(const AttrsMessage& m, std::string& out) {
                 l.num("bytes", static_cast<std::int64_t>(t.text.size()));
             },
             [&](const MapsMessage& x) {
-                l.num("pid", x.pid).num("tid", x.tid).num("bytes", static_cast<std::int64_t>(x.maps.size()));
+                l.num("pid", x.pid)
+                    .num("tid", x.tid)
+                    .num("bytes", static_cast<std::int64_t>(x.maps.size()));
             },
             [&](const CommMessage& c) {
                 l.num("pid", c.pid).num("tid", c.tid).str("image", c.image).str("comm", c.comm);
@@ -70,7 +74,9 @@ void attrs_message(const AttrsMessage& m, std::string& out) {
 
 void format_frame(const DecodedPerfFrame& frame, std::size_t size, std::string& out) {
     DumpLine l(frame.offset);
-    l.word("frame").word(to_string(frame.type).c_str()).num("size", static_cast<std::int64_t>(size));
+    l.word("frame")
+        .word(to_string(frame.type).c_str())
+        .num("size", static_cast<std::int64_t>(size));
     const PerfAttrsFrame* attrs = nullptr;
     std::visit(
         wire::Overloaded{
@@ -104,7 +110,9 @@ void format_frame(const DecodedPerfFrame& frame, std::size_t size, std::string& 
                 l.num("raw", static_cast<std::int64_t>(d.raw.size()));
             },
             [&](const PerfAuxFrame& a) {
-                l.num("cpu", a.cpu).num("tail", a.tail).num("bytes", static_cast<std::int64_t>(a.data.size()));
+                l.num("cpu", a.cpu)
+                    .num("tail", a.tail)
+                    .num("bytes", static_cast<std::int64_t>(a.data.size()));
             },
             [&](const PerfSyncFrame& s) {
                 l.num("pid", s.pid).num("tid", s.tid).num("freq", s.freq);
@@ -129,7 +137,8 @@ void format_record(const RecordView& r, std::string& out) {
     switch (rec.header.type) {
         case PERF_RECORD_SAMPLE:
             if (rec.ip) l.hex("ip", static_cast<std::int64_t>(*rec.ip));
-            if (rec.callchain_depth > 0) l.num("callchain", static_cast<std::int64_t>(rec.callchain_depth));
+            if (rec.callchain_depth > 0)
+                l.num("callchain", static_cast<std::int64_t>(rec.callchain_depth));
             if (!rec.reads.empty()) l.num("reads", static_cast<std::int64_t>(rec.reads.size()));
             if (!rec.raw.empty()) l.num("raw", static_cast<std::int64_t>(rec.raw.size()));
             break;

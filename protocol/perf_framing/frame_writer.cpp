@@ -4,7 +4,9 @@ namespace apcgate::perf_framing {
 
 namespace {
 
-void frame_type(wire::ByteWriter& w, FrameType t) { w.packed32(static_cast<std::int32_t>(t)); }
+void frame_type(wire::ByteWriter& w, FrameType t) {
+    w.packed32(static_cast<std::int32_t>(t));
+}
 
 }  // namespace
 

@@ -22,7 +22,7 @@ void write_summary(std::vector<std::uint8_t>& out, const SummaryValues& s);
 
 // One PERF_ATTRS frame holding any number of messages.
 class AttrsFrameWriter {
-public:
+  public:
     explicit AttrsFrameWriter(std::vector<std::uint8_t>& out);
     void pea(std::span<const std::uint8_t> attr_bytes, std::int32_t key);
     void keys(std::span<const std::pair<std::uint64_t, std::int32_t>> ids);
@@ -33,7 +33,7 @@ public:
     void kallsyms(std::string_view text);
     void kernel_build_id(std::span<const std::uint8_t> id);
 
-private:
+  private:
     void cstr(std::string_view text);
     wire::ByteWriter w_;
 };

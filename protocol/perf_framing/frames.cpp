@@ -37,7 +37,8 @@ void expect_end(ByteReader& r, std::string_view what) {
 SummaryFrame read_summary(ByteReader& r) {
     SummaryFrame s;
     s.canary = std::string(r.packed_string("canary"));
-    if (r.ok() && s.canary != kSummaryCanary) r.fail("summary canary is not \"1\\n2\\r\\n3\\r4\\n\\r5\"", "canary");
+    if (r.ok() && s.canary != kSummaryCanary)
+        r.fail("summary canary is not \"1\\n2\\r\\n3\\r4\\n\\r5\"", "canary");
     s.realtime_ns = r.packed64("realtime");
     s.boottime_ns = r.packed64("boottime");
     s.monotonic_raw_ns = r.packed64("monotonic_raw");
@@ -90,7 +91,7 @@ PeaMessage read_pea(ByteReader& r) {
     auto attr = parse_perf_attr(r.rest(), r.offset());
     if (!attr) {
         const Error& e = attr.error();
-        r.fail(e.message, e.field.empty() ? "attr" : e.field);
+        r.fail(e.kind, e.message, e.field.empty() ? "attr" : e.field);
         return p;
     }
     p.attr = std::move(attr).value();
@@ -243,8 +244,8 @@ PerfDataFrame read_perf_data(ByteReader& r) {
     if (!r.ok()) return d;
     if (d.packed_bytes != r.remaining()) {
         r.seek(length_at);
-        r.fail("length " + std::to_string(d.packed_bytes) + " but " + std::to_string(r.remaining()) +
-                   " bytes follow in the frame",
+        r.fail("length " + std::to_string(d.packed_bytes) + " but " +
+                   std::to_string(r.remaining()) + " bytes follow in the frame",
                "length");
         return d;
     }
@@ -297,6 +298,7 @@ Result<DecodedPerfFrame> decode_perf_frame(std::span<const std::uint8_t> body,
                                            std::uint64_t body_offset) {
     ByteReader r(body, wire::Endian::Little, body_offset);
     r.set_record("frame");
+    r.set_whole_record();  // a frame, cut out by its length
     DecodedPerfFrame f;
     f.offset = body_offset;
     f.type = r.packed32("frame type");
@@ -315,12 +317,24 @@ Result<DecodedPerfFrame> decode_perf_frame(std::span<const std::uint8_t> body,
             }
             break;
         }
-        case FrameType::BlockCounter: f.body = read_block_counter(r); break;
-        case FrameType::External: f.body = read_external(r); break;
-        case FrameType::PerfAttrs: f.body = read_attrs(r); break;
-        case FrameType::PerfData: f.body = read_perf_data(r); break;
-        case FrameType::PerfAux: f.body = read_aux(r); break;
-        case FrameType::PerfSync: f.body = read_sync(r); break;
+        case FrameType::BlockCounter:
+            f.body = read_block_counter(r);
+            break;
+        case FrameType::External:
+            f.body = read_external(r);
+            break;
+        case FrameType::PerfAttrs:
+            f.body = read_attrs(r);
+            break;
+        case FrameType::PerfData:
+            f.body = read_perf_data(r);
+            break;
+        case FrameType::PerfAux:
+            f.body = read_aux(r);
+            break;
+        case FrameType::PerfSync:
+            f.body = read_sync(r);
+            break;
         default:
             r.seek(0);
             r.fail("frame type " + std::to_string(f.type) + " is not part of the Perf framing",

@@ -72,8 +72,8 @@ struct CountersMessage {
     };
     std::vector<Value> values;
 };
-struct BuildIdMessage {  // KERNEL_BUILD_ID, KERNEL_MODULE_BUILD_ID
-    std::string_view module;          // empty for the kernel's
+struct BuildIdMessage {                // KERNEL_BUILD_ID, KERNEL_MODULE_BUILD_ID
+    std::string_view module;           // empty for the kernel's
     std::span<const std::uint8_t> id;  // points into the frame
 };
 struct OpaqueMessage {};  // KEYS_OLD, METRIC_EVENT_KEY: syntax checked, nothing kept
@@ -93,8 +93,8 @@ struct PerfAttrsFrame {
 // PERF_DATA: the ring-buffer words, unpacked back to the kernel's little-endian bytes.
 struct PerfDataFrame {
     std::int32_t cpu = 0;
-    std::uint32_t packed_bytes = 0;       // the frame's u32le N
-    std::vector<std::uint8_t> raw;        // 8 bytes per word
+    std::uint32_t packed_bytes = 0;           // the frame's u32le N
+    std::vector<std::uint8_t> raw;            // 8 bytes per word
     std::vector<std::uint64_t> word_offsets;  // input offset of each packed word
 };
 

@@ -34,7 +34,8 @@ void read_values(wire::ByteReader& r, std::uint64_t read_format, std::vector<Rea
         if (read_format & PERF_FORMAT_TOTAL_TIME_RUNNING) r.u64("time_running");
         // Each member is at least 8 bytes: a count beyond the bytes left is corrupt.
         if (nr > r.remaining() / 8) {
-            r.fail("read group of " + std::to_string(nr) + " members overruns the record", "read nr");
+            r.fail("read group of " + std::to_string(nr) + " members overruns the record",
+                   "read nr");
             return;
         }
         for (std::uint64_t i = 0; i < nr && r.ok(); ++i) one();
@@ -90,7 +91,8 @@ void read_sample(wire::ByteReader& r, const PerfAttr& a, PerfRecord& out) {
     }
     if (t & PERF_SAMPLE_REGS_USER) {
         if (r.u64("regs_user abi") != 0)
-            skip_words(r, static_cast<std::uint64_t>(std::popcount(a.sample_regs_user)), "regs_user");
+            skip_words(r, static_cast<std::uint64_t>(std::popcount(a.sample_regs_user)),
+                       "regs_user");
     }
     if (t & PERF_SAMPLE_STACK_USER) {
         const std::uint64_t n = r.u64("stack_user size");
@@ -103,7 +105,8 @@ void read_sample(wire::ByteReader& r, const PerfAttr& a, PerfRecord& out) {
     if (t & PERF_SAMPLE_TRANSACTION) r.u64("transaction");
     if (t & PERF_SAMPLE_REGS_INTR) {
         if (r.u64("regs_intr abi") != 0)
-            skip_words(r, static_cast<std::uint64_t>(std::popcount(a.sample_regs_intr)), "regs_intr");
+            skip_words(r, static_cast<std::uint64_t>(std::popcount(a.sample_regs_intr)),
+                       "regs_intr");
     }
     if (t & PERF_SAMPLE_PHYS_ADDR) r.u64("phys_addr");
     if (t & PERF_SAMPLE_CGROUP) r.u64("cgroup");
@@ -270,28 +273,50 @@ RecordHeader record_header(std::uint64_t first_word) {
 
 std::string record_type_name(std::uint32_t type) {
     switch (type) {
-        case PERF_RECORD_MMAP: return "MMAP";
-        case PERF_RECORD_LOST: return "LOST";
-        case PERF_RECORD_COMM: return "COMM";
-        case PERF_RECORD_EXIT: return "EXIT";
-        case PERF_RECORD_THROTTLE: return "THROTTLE";
-        case PERF_RECORD_UNTHROTTLE: return "UNTHROTTLE";
-        case PERF_RECORD_FORK: return "FORK";
-        case PERF_RECORD_READ: return "READ";
-        case PERF_RECORD_SAMPLE: return "SAMPLE";
-        case PERF_RECORD_MMAP2: return "MMAP2";
-        case PERF_RECORD_AUX: return "AUX";
-        case PERF_RECORD_ITRACE_START: return "ITRACE_START";
-        case PERF_RECORD_LOST_SAMPLES: return "LOST_SAMPLES";
-        case PERF_RECORD_SWITCH: return "SWITCH";
-        case PERF_RECORD_SWITCH_CPU_WIDE: return "SWITCH_CPU_WIDE";
-        case PERF_RECORD_NAMESPACES: return "NAMESPACES";
-        case PERF_RECORD_KSYMBOL: return "KSYMBOL";
-        case PERF_RECORD_BPF_EVENT: return "BPF_EVENT";
-        case PERF_RECORD_CGROUP: return "CGROUP";
-        case PERF_RECORD_TEXT_POKE: return "TEXT_POKE";
-        case PERF_RECORD_AUX_OUTPUT_HW_ID: return "AUX_OUTPUT_HW_ID";
-        default: return "type " + std::to_string(type);
+        case PERF_RECORD_MMAP:
+            return "MMAP";
+        case PERF_RECORD_LOST:
+            return "LOST";
+        case PERF_RECORD_COMM:
+            return "COMM";
+        case PERF_RECORD_EXIT:
+            return "EXIT";
+        case PERF_RECORD_THROTTLE:
+            return "THROTTLE";
+        case PERF_RECORD_UNTHROTTLE:
+            return "UNTHROTTLE";
+        case PERF_RECORD_FORK:
+            return "FORK";
+        case PERF_RECORD_READ:
+            return "READ";
+        case PERF_RECORD_SAMPLE:
+            return "SAMPLE";
+        case PERF_RECORD_MMAP2:
+            return "MMAP2";
+        case PERF_RECORD_AUX:
+            return "AUX";
+        case PERF_RECORD_ITRACE_START:
+            return "ITRACE_START";
+        case PERF_RECORD_LOST_SAMPLES:
+            return "LOST_SAMPLES";
+        case PERF_RECORD_SWITCH:
+            return "SWITCH";
+        case PERF_RECORD_SWITCH_CPU_WIDE:
+            return "SWITCH_CPU_WIDE";
+        case PERF_RECORD_NAMESPACES:
+            return "NAMESPACES";
+        case PERF_RECORD_KSYMBOL:
+            return "KSYMBOL";
+        case PERF_RECORD_BPF_EVENT:
+            return "BPF_EVENT";
+        case PERF_RECORD_CGROUP:
+            return "CGROUP";
+        case PERF_RECORD_TEXT_POKE:
+            return "TEXT_POKE";
+        case PERF_RECORD_AUX_OUTPUT_HW_ID:
+            return "AUX_OUTPUT_HW_ID";
+        default:
+            return "type " + std::to_string(type);
     }
 }
 
@@ -304,6 +329,7 @@ std::optional<std::uint64_t> record_identifier(std::span<const std::uint8_t> rec
 
 Result<PerfRecord> parse_record(std::span<const std::uint8_t> record, const PerfAttr& attr) {
     wire::ByteReader r(record);
+    r.set_whole_record();  // cut out by its header's size
     PerfRecord out;
     const std::uint64_t first = r.u64("header");
     out.header = record_header(first);
@@ -323,7 +349,8 @@ Result<PerfRecord> parse_record(std::span<const std::uint8_t> record, const Perf
     }
     if (!r.ok()) return r.take_error();
     if (!r.at_end()) {
-        r.fail(std::to_string(r.remaining()) + " bytes left over after the fields the attr selects");
+        r.fail(std::to_string(r.remaining()) +
+               " bytes left over after the fields the attr selects");
         return r.take_error();
     }
     return out;

@@ -44,17 +44,17 @@ struct PerfRecord {
     std::optional<std::uint64_t> identifier, time, id, stream_id;
     std::optional<std::uint32_t> pid, tid, cpu;
     std::optional<std::uint64_t> ip, period;
-    std::vector<ReadValue> reads;     // PERF_SAMPLE_READ (group or single)
+    std::vector<ReadValue> reads;  // PERF_SAMPLE_READ (group or single)
     std::uint64_t callchain_depth = 0;
     std::span<const std::uint8_t> callchain;  // callchain_depth little-endian u64 ips
 
     std::span<const std::uint8_t> raw;  // PERF_SAMPLE_RAW payload (tracepoint bytes)
     // Side-band bodies.
-    std::uint32_t body_pid = 0, body_tid = 0;        // FORK/EXIT/COMM/MMAP*/SWITCH_CPU_WIDE
-    std::uint32_t parent_pid = 0, parent_tid = 0;    // FORK/EXIT
-    std::string_view text;                           // COMM comm, MMAP/MMAP2 filename
+    std::uint32_t body_pid = 0, body_tid = 0;                // FORK/EXIT/COMM/MMAP*/SWITCH_CPU_WIDE
+    std::uint32_t parent_pid = 0, parent_tid = 0;            // FORK/EXIT
+    std::string_view text;                                   // COMM comm, MMAP/MMAP2 filename
     std::uint64_t map_addr = 0, map_len = 0, map_pgoff = 0;  // MMAP/MMAP2
-    std::uint64_t lost = 0;                          // LOST, LOST_SAMPLES
+    std::uint64_t lost = 0;                                  // LOST, LOST_SAMPLES
 };
 
 // Parses `record` (its header included) with `attr`. The error's offset is the byte within the

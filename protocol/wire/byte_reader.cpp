@@ -8,9 +8,10 @@ ByteReader::ByteReader(std::span<const std::uint8_t> data, Endian endian, std::u
                        std::string input)
     : data_(data), endian_(endian), base_(base_offset), input_(std::move(input)) {}
 
-void ByteReader::fail_at(std::size_t pos, std::string message, std::string_view field) {
+void ByteReader::fail_at(std::size_t pos, ErrorKind kind, std::string message,
+                         std::string_view field) {
     if (error_) return;  // the first error sticks
-    Error e = Error::at(std::move(message));
+    Error e = Error::at(kind, std::move(message));
     e.input = input_;
     e.offset = base_ + pos;
     e.record = record_;
@@ -18,12 +19,12 @@ void ByteReader::fail_at(std::size_t pos, std::string message, std::string_view 
     error_ = std::move(e);
 }
 
-void ByteReader::fail(std::string message, std::string_view field) {
-    fail_at(pos_, std::move(message), field);
+void ByteReader::fail(ErrorKind kind, std::string message, std::string_view field) {
+    fail_at(pos_, kind, std::move(message), field);
 }
 
 Error ByteReader::take_error() {
-    Error e = error_ ? std::move(*error_) : Error::at("no error");
+    Error e = error_ ? std::move(*error_) : Error::at(ErrorKind::Internal, "no error");
     error_.reset();
     return e;
 }
@@ -31,8 +32,7 @@ Error ByteReader::take_error() {
 bool ByteReader::need(std::size_t n, std::string_view field) {
     if (error_) return false;
     if (n > data_.size() - pos_) {
-        ran_out_ = true;
-        fail_at(pos_,
+        fail_at(pos_, short_read_,
                 "truncated: need " + std::to_string(n) + " bytes, " +
                     std::to_string(data_.size() - pos_) + " left",
                 field);
@@ -63,7 +63,9 @@ std::uint16_t ByteReader::u16(std::string_view field) {
 std::uint32_t ByteReader::u32(std::string_view field) {
     return static_cast<std::uint32_t>(uint(4, field));
 }
-std::uint64_t ByteReader::u64(std::string_view field) { return uint(8, field); }
+std::uint64_t ByteReader::u64(std::string_view field) {
+    return uint(8, field);
+}
 
 std::int64_t ByteReader::packed64(std::string_view field) {
     if (error_) return 0;
@@ -90,8 +92,7 @@ std::int64_t ByteReader::packed64(std::string_view field) {
     unsigned shift = 0;
     for (int i = 0; i < 10; ++i) {
         if (pos_ >= data_.size()) {
-            if (!error_) ran_out_ = true;
-            fail_at(start, "truncated packed integer", field);
+            fail_at(start, short_read_, "truncated packed integer", field);
             pos_ = start;
             return 0;
         }
@@ -104,7 +105,7 @@ std::int64_t ByteReader::packed64(std::string_view field) {
                 // Byte 10 carries only bit 63; the rest must be a sign extension of it.
                 const bool neg = (b & 0x01) != 0;
                 if ((b & 0x7f) != (neg ? 0x7f : 0x00)) {
-                    fail_at(start, "packed64 overflows 64 bits", field);
+                    fail_at(start, ErrorKind::Malformed, "packed64 overflows 64 bits", field);
                     pos_ = start;
                     return 0;
                 }
@@ -112,7 +113,7 @@ std::int64_t ByteReader::packed64(std::string_view field) {
             return static_cast<std::int64_t>(value);
         }
     }
-    fail_at(start, "packed64 longer than 10 bytes", field);
+    fail_at(start, ErrorKind::Malformed, "packed64 longer than 10 bytes", field);
     pos_ = start;
     return 0;
 }
@@ -123,7 +124,7 @@ std::int32_t ByteReader::packed32(std::string_view field) {
     const std::int64_t v = packed64(field);
     if (error_) return 0;
     if (pos_ - start > 5 || v < INT32_MIN || v > INT32_MAX) {
-        fail_at(start, "packed32 out of range", field);
+        fail_at(start, ErrorKind::Malformed, "packed32 out of range", field);
         pos_ = start;
         return 0;
     }
@@ -135,7 +136,8 @@ std::string_view ByteReader::packed_string(std::string_view field) {
     const std::int32_t len = packed32(field);
     if (error_) return {};
     if (len < 0) {
-        fail_at(start, "negative string length " + std::to_string(len), field);
+        fail_at(start, ErrorKind::Malformed, "negative string length " + std::to_string(len),
+                field);
         return {};
     }
     auto b = bytes(static_cast<std::size_t>(len), field);
@@ -156,7 +158,7 @@ void ByteReader::skip(std::size_t n, std::string_view field) {
 void ByteReader::seek(std::size_t pos) {
     if (error_) return;
     if (pos > data_.size()) {
-        fail_at(pos_, "seek past end to " + std::to_string(pos), "");
+        fail_at(pos_, ErrorKind::Malformed, "seek past end to " + std::to_string(pos), "");
         return;
     }
     pos_ = pos;

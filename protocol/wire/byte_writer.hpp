@@ -30,7 +30,7 @@ inline std::size_t encode_packed64(std::int64_t value, std::uint8_t* out) {
 }
 
 class ByteWriter {
-public:
+  public:
     explicit ByteWriter(std::vector<std::uint8_t>& out) : out_(out) {}
 
     void packed32(std::int32_t v) { packed64(v); }
@@ -53,7 +53,7 @@ public:
     [[nodiscard]] std::size_t size() const { return out_.size(); }
     std::vector<std::uint8_t>& buffer() { return out_; }
 
-private:
+  private:
     void le(std::uint64_t v, int n) {
         for (int i = 0; i < n; ++i) out_.push_back(static_cast<std::uint8_t>(v >> (8 * i)));
     }

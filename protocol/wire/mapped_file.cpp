@@ -16,7 +16,7 @@ namespace apcgate::wire {
 namespace {
 
 Error os_error(const std::string& what, const std::filesystem::path& path) {
-    return Error::at(what + ": " + std::strerror(errno)).in_input(path.string());
+    return Error::at(ErrorKind::Io, what + ": " + std::strerror(errno)).in_input(path.string());
 }
 
 FileIdentity identity_of(const struct stat& st) {
@@ -49,7 +49,8 @@ Result<MappedFile> MappedFile::open(const std::filesystem::path& path, Access ac
     if (!fd.valid()) return os_error("cannot open", path);
     struct stat st {};
     if (::fstat(fd.get(), &st) != 0) return os_error("cannot stat", path);
-    if (!S_ISREG(st.st_mode)) return Error::at("not a regular file").in_input(path.string());
+    if (!S_ISREG(st.st_mode))
+        return Error::at(ErrorKind::Unsupported, "not a regular file").in_input(path.string());
     MappedFile m;
     m.identity_ = identity_of(st);
     const auto size = static_cast<std::size_t>(st.st_size);

@@ -4,6 +4,28 @@
 
 namespace apcgate {
 
+const char* kind_name(ErrorKind kind) {
+    switch (kind) {
+        case ErrorKind::Io:
+            return "io";
+        case ErrorKind::Truncated:
+            return "truncated";
+        case ErrorKind::Malformed:
+            return "malformed";
+        case ErrorKind::Unsupported:
+            return "unsupported";
+        case ErrorKind::Limit:
+            return "limit";
+        case ErrorKind::Usage:
+            return "usage";
+        case ErrorKind::Refused:
+            return "refused";
+        case ErrorKind::Internal:
+            return "internal";
+    }
+    return "internal";
+}
+
 std::string Error::to_string() const {
     std::string out;
     auto sep = [&out] {

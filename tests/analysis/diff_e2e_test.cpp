@@ -40,21 +40,22 @@ Pair captures() {
 TEST(Diff, DoubledSpanTripsTheRuleAndUnchangedPairPasses) {
     const Pair p = captures();
     const std::string rule = "spans[hot(long)].total_ns > +10%";
-    auto [frc, failed] = run_apcgate({"diff", p.base.string(), p.doubled.string(), "--fail-if", rule});
+    auto [frc, failed] =
+        run_apcgate({"diff", p.base.string(), p.doubled.string(), "--fail-if", rule});
     EXPECT_EQ(frc, 5) << failed;
     EXPECT_NE(failed.find("FAILED"), std::string::npos) << failed;
     auto [orc, ok] = run_apcgate({"diff", p.base.string(), p.same.string(), "--fail-if", rule});
     EXPECT_EQ(orc, 0) << ok;
     // A rule on the unchanged span passes even across the doubled pair.
-    auto [crc, cold] = run_apcgate(
-        {"diff", p.base.string(), p.doubled.string(), "--fail-if", "spans[cold()].total_ns > +10%"});
+    auto [crc, cold] = run_apcgate({"diff", p.base.string(), p.doubled.string(), "--fail-if",
+                                    "spans[cold()].total_ns > +10%"});
     EXPECT_EQ(crc, 0) << cold;
 }
 
 TEST(Diff, JsonShowsTheChangeFirst) {
     const Pair p = captures();
-    auto [rc, text] = run_apcgate({"diff", "--json", p.base.string(), p.doubled.string(), "--fail-if",
-                                   "spans[*].count > +0"});
+    auto [rc, text] = run_apcgate({"diff", "--json", p.base.string(), p.doubled.string(),
+                                   "--fail-if", "spans[*].count > +0"});
     ASSERT_EQ(rc, 0) << text;
     const auto j = nlohmann::json::parse(text.substr(text.find('{')));
     ASSERT_GE(j["spans"].size(), 2u);
@@ -67,8 +68,8 @@ TEST(Diff, JsonShowsTheChangeFirst) {
 
 TEST(Diff, MalformedRuleIsAUsageError) {
     const Pair p = captures();
-    auto [rc, text] = run_apcgate({"diff", p.base.string(), p.same.string(), "--fail-if",
-                                   "spans[hot].total_ns >> 10"});
+    auto [rc, text] = run_apcgate(
+        {"diff", p.base.string(), p.same.string(), "--fail-if", "spans[hot].total_ns >> 10"});
     EXPECT_EQ(rc, 2) << text;
     EXPECT_NE(text.find("bad --fail-if rule"), std::string::npos) << text;
 }
@@ -84,18 +85,21 @@ namespace {
 TEST(ReportAnnotations, ColouredAndPlainSpansAndMarkersMixed) {
     const fs::path dir = temp_dir("mixed");
     const fs::path xray = fs::path(APCGATE_TESTDATA_DIR) / "xray";
-    auto [crc, clog] = run_apcgate({"convert", (xray / "fdr-log-version-3.xray").string(), "--binary",
-                                    (xray / "elf64-sample-o2.bin").string(), "-o",
-                                    (dir / "like.apc").string()});
+    auto [crc, clog] =
+        run_apcgate({"convert", (xray / "fdr-log-version-3.xray").string(), "--binary",
+                     (xray / "elf64-sample-o2.bin").string(), "-o", (dir / "like.apc").string()});
     ASSERT_EQ(crc, 0) << clog;
     std::vector<model::Event> events;
     const model::Rgb red{255, 0, 0};
     for (int i = 0; i < 5; ++i) {
         const std::int64_t t = 1000 + i * 1000;
         events.emplace_back(model::Annotation{t, 0, 1, model::StringAnnotation{1, red, "red [1]"}});
-        events.emplace_back(model::Annotation{t + 100, 0, 1, model::StringAnnotation{2, std::nullopt, "plain"}});
-        events.emplace_back(model::Annotation{t + 200, 0, 1, model::StringAnnotation{2, std::nullopt, {}}});
-        events.emplace_back(model::Annotation{t + 300, 0, 1, model::StringAnnotation{1, std::nullopt, {}}});
+        events.emplace_back(
+            model::Annotation{t + 100, 0, 1, model::StringAnnotation{2, std::nullopt, "plain"}});
+        events.emplace_back(
+            model::Annotation{t + 200, 0, 1, model::StringAnnotation{2, std::nullopt, {}}});
+        events.emplace_back(
+            model::Annotation{t + 300, 0, 1, model::StringAnnotation{1, std::nullopt, {}}});
         events.emplace_back(model::Annotation{t + 400, 0, 1, model::MarkerAnnotation{red, "mark"}});
     }
     write_capture(dir / "like.apc", dir / "mixed.apc", events);
@@ -164,9 +168,9 @@ class Connection {
 TEST(ReportAnnotations, ApplicationSpansFromAnnotationConnections) {
     const fs::path dir = temp_dir("connections");
     const fs::path xray = fs::path(APCGATE_TESTDATA_DIR) / "xray";
-    auto [crc, clog] = run_apcgate({"convert", (xray / "fdr-log-version-3.xray").string(), "--binary",
-                                    (xray / "elf64-sample-o2.bin").string(), "-o",
-                                    (dir / "like.apc").string()});
+    auto [crc, clog] =
+        run_apcgate({"convert", (xray / "fdr-log-version-3.xray").string(), "--binary",
+                     (xray / "elf64-sample-o2.bin").string(), "-o", (dir / "like.apc").string()});
     ASSERT_EQ(crc, 0) << clog;
     Connection a(100), b(101), bad(102);
     a.string(1000, 1, "request");
@@ -179,9 +183,11 @@ TEST(ReportAnnotations, ApplicationSpansFromAnnotationConnections) {
     bad.message(0x7e, {1, 2, 3});  // no such message code
     std::vector<model::Event> events;
     const std::size_t half = a.bytes.size() / 2 + 3;  // mid-message
-    events.emplace_back(model::ExternalData{10, 3, {a.bytes.begin(), a.bytes.begin() + static_cast<std::ptrdiff_t>(half)}});
+    events.emplace_back(model::ExternalData{
+        10, 3, {a.bytes.begin(), a.bytes.begin() + static_cast<std::ptrdiff_t>(half)}});
     events.emplace_back(model::ExternalData{20, 4, b.bytes});
-    events.emplace_back(model::ExternalData{30, 3, {a.bytes.begin() + static_cast<std::ptrdiff_t>(half), a.bytes.end()}});
+    events.emplace_back(model::ExternalData{
+        30, 3, {a.bytes.begin() + static_cast<std::ptrdiff_t>(half), a.bytes.end()}});
     events.emplace_back(model::ExternalData{40, 5, bad.bytes});
     events.emplace_back(model::ExternalDisconnect{50, 3});
     write_capture(dir / "like.apc", dir / "live.apc", events);

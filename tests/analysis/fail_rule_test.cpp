@@ -1,10 +1,10 @@
 // The --fail-if rule syntax: what parses, what is refused (a usage error) and how rules judge
 // two reports.
+#include "daemon/analysis/fail_rule.hpp"
+
 #include <gtest/gtest.h>
 
 #include <cmath>
-
-#include "daemon/analysis/fail_rule.hpp"
 
 namespace apcgate::daemon::analysis {
 namespace {
@@ -36,17 +36,19 @@ TEST(FailRule, ParsesEveryFormOfValueAndOperator) {
     EXPECT_EQ(fall->what, RuleValue::RelativeChange);
     EXPECT_DOUBLE_EQ(fall->value, -5.0);
     // Names may hold brackets, dots and angle brackets.
-    auto tricky = parse_fail_rule("spans[std::vector<int>::operator[](unsigned long) [1]].count > 3");
+    auto tricky =
+        parse_fail_rule("spans[std::vector<int>::operator[](unsigned long) [1]].count > 3");
     ASSERT_TRUE(tricky) << tricky.error().to_string();
     EXPECT_EQ(tricky->name, "std::vector<int>::operator[](unsigned long) [1]");
     EXPECT_EQ(tricky->field, "count");
 }
 
 TEST(FailRule, RefusesMalformedRules) {
-    for (const char* bad : {"", "spans[x].total_ns", "spans[x].total_ns >", "spans[x].total_ns > ten",
-                            "spans[x].total_ns > 10%%", "bogus[x].total_ns > 1",
-                            "spans[x].bogus > 1", "spans.total_ns > 1", "spans[].total_ns > 1",
-                            "spans[x]total_ns > 1", "spans[x].total_ns > inf"}) {
+    for (const char* bad :
+         {"", "spans[x].total_ns", "spans[x].total_ns >", "spans[x].total_ns > ten",
+          "spans[x].total_ns > 10%%", "bogus[x].total_ns > 1", "spans[x].bogus > 1",
+          "spans.total_ns > 1", "spans[].total_ns > 1", "spans[x]total_ns > 1",
+          "spans[x].total_ns > inf"}) {
         auto r = parse_fail_rule(bad);
         EXPECT_FALSE(r) << "'" << bad << "' parsed";
         if (!r) {
@@ -79,11 +81,20 @@ TEST(FailRule, RelativeChangeTripsOnlyPastItsLimit) {
 TEST(FailRule, NewAndGoneRowsAndAbsoluteValues) {
     const auto a = spans_with({{"old", 500}});
     const auto b = spans_with({{"new", 10}});
-    EXPECT_EQ(evaluate(parse_fail_rule("spans[new].total_ns > +1000%").value(), a, b).tripped_rows.size(), 1u);
-    EXPECT_EQ(evaluate(parse_fail_rule("spans[old].total_ns < -99%").value(), a, b).tripped_rows.size(), 1u);
-    EXPECT_EQ(evaluate(parse_fail_rule("spans[old].total_ns < -400").value(), a, b).tripped_rows.size(), 1u);
-    EXPECT_EQ(evaluate(parse_fail_rule("spans[new].total_ns > 9").value(), a, b).tripped_rows.size(), 1u);
-    EXPECT_EQ(evaluate(parse_fail_rule("spans[new].total_ns > 10").value(), a, b).tripped_rows.size(), 0u);
+    EXPECT_EQ(
+        evaluate(parse_fail_rule("spans[new].total_ns > +1000%").value(), a, b).tripped_rows.size(),
+        1u);
+    EXPECT_EQ(
+        evaluate(parse_fail_rule("spans[old].total_ns < -99%").value(), a, b).tripped_rows.size(),
+        1u);
+    EXPECT_EQ(
+        evaluate(parse_fail_rule("spans[old].total_ns < -400").value(), a, b).tripped_rows.size(),
+        1u);
+    EXPECT_EQ(
+        evaluate(parse_fail_rule("spans[new].total_ns > 9").value(), a, b).tripped_rows.size(), 1u);
+    EXPECT_EQ(
+        evaluate(parse_fail_rule("spans[new].total_ns > 10").value(), a, b).tripped_rows.size(),
+        0u);
     const auto none = evaluate(parse_fail_rule("spans[absent].total_ns > 0").value(), a, b);
     EXPECT_FALSE(none.matched_any);
     EXPECT_TRUE(none.tripped_rows.empty());

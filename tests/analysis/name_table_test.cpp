@@ -1,11 +1,11 @@
 // The analysis's name table: ids in order of first use, the same id for the same name however
 // large the table grows (its index is rebuilt as it grows), names told apart by every byte and
 // by length, and the bound: past it names share the overflow id and are counted.
+#include "daemon/analysis/name_table.hpp"
+
 #include <gtest/gtest.h>
 
 #include <string>
-
-#include "daemon/analysis/name_table.hpp"
 
 namespace apcgate::daemon::analysis {
 namespace {

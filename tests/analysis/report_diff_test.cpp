@@ -1,10 +1,10 @@
 // diff's tables: rows sorted by the largest absolute change of the section's primary field,
 // rows only in one capture kept, relative change absent when there is nothing to compare with.
+#include "daemon/analysis/report_diff.hpp"
+
 #include <gtest/gtest.h>
 
 #include <sstream>
-
-#include "daemon/analysis/report_diff.hpp"
 
 namespace apcgate::daemon::analysis {
 namespace {

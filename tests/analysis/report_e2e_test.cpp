@@ -115,8 +115,8 @@ TEST(ReportXRay, SpanCountsAndSharesMatchLlvmXrayAccount) {
                              "basic-log-version-3.xray", "fdr-log-arg1-version-3.xray"}) {
         SCOPED_TRACE(name);
         const fs::path out = temp_dir("xray-report") / "run.apc";
-        auto [crc, clog] = run_apcgate({"convert", (kXRay / name).string(), "--binary",
-                                        binary.string(), "-o", out.string()});
+        auto [crc, clog] = run_apcgate(
+            {"convert", (kXRay / name).string(), "--binary", binary.string(), "-o", out.string()});
         ASSERT_EQ(crc, 0) << clog;
         auto [rc, text] = run_apcgate({"report", "--json", out.string()});
         ASSERT_EQ(rc, 0) << text;
@@ -143,8 +143,8 @@ TEST(ReportXRay, GeneratedLogsMatchLlvmXrayAccount) {
                                                  "func_duration_threshold_us=0", "", &error);
         ASSERT_FALSE(log.empty()) << error;
         const fs::path out = temp_dir("xray-generated") / "run.apc";
-        auto [crc, clog] = run_apcgate({"convert", log.string(), "--binary", w->binary.string(),
-                                        "-o", out.string()});
+        auto [crc, clog] = run_apcgate(
+            {"convert", log.string(), "--binary", w->binary.string(), "-o", out.string()});
         ASSERT_EQ(crc, 0) << clog;
         auto [rc, text] = run_apcgate({"report", "--json", out.string()});
         ASSERT_EQ(rc, 0) << text;
@@ -157,9 +157,9 @@ TEST(ReportXRay, GeneratedLogsMatchLlvmXrayAccount) {
 
 TEST(ReportXRay, ArgumentsAreNotPartOfTheSpanName) {
     const fs::path out = temp_dir("xray-args") / "run.apc";
-    auto [crc, clog] = run_apcgate({"convert", (kXRay / "fdr-log-arg1-version-3.xray").string(),
-                                    "--binary", (kXRay / "elf64-sample-o2.bin").string(), "-o",
-                                    out.string()});
+    auto [crc, clog] =
+        run_apcgate({"convert", (kXRay / "fdr-log-arg1-version-3.xray").string(), "--binary",
+                     (kXRay / "elf64-sample-o2.bin").string(), "-o", out.string()});
     ASSERT_EQ(crc, 0) << clog;
     auto [rc, text] = run_apcgate({"report", "--json", out.string()});
     ASSERT_EQ(rc, 0) << text;
@@ -173,9 +173,9 @@ TEST(ReportXRay, ArgumentsAreNotPartOfTheSpanName) {
 // burning thread has CPU time, and the folded stacks end in it.
 TEST(ReportLive, TheFunctionThatBurnsCpuIsTheHottest) {
     const fs::path out = temp_dir("live-report") / "burn.apc";
-    auto [rrc, rlog] = run_apcgate({"record", "-o", out.string(), "--log-level", "warn", "--",
-                                    PERF_WORKLOAD, "burn", "1000"},
-                                   std::chrono::seconds(60));
+    auto [rrc, rlog] = run_apcgate(
+        {"record", "-o", out.string(), "--log-level", "warn", "--", PERF_WORKLOAD, "burn", "1000"},
+        std::chrono::seconds(60));
     ASSERT_EQ(rrc, 0) << rlog;
     auto [rc, text] = run_apcgate({"report", "--json", out.string()});
     ASSERT_EQ(rc, 0) << text;
@@ -232,8 +232,9 @@ TEST(ReportLive, PerfFramingCaptureHasTheHottestFunctionAndCpuTime) {
 
 fs::path converted_copy(const std::string& name) {
     const fs::path out = temp_dir(name) / "run.apc";
-    auto [rc, log] = run_apcgate({"convert", (kXRay / "fdr-log-version-3.xray").string(), "--binary",
-                                  (kXRay / "elf64-sample-o2.bin").string(), "-o", out.string()});
+    auto [rc, log] =
+        run_apcgate({"convert", (kXRay / "fdr-log-version-3.xray").string(), "--binary",
+                     (kXRay / "elf64-sample-o2.bin").string(), "-o", out.string()});
     EXPECT_EQ(rc, 0) << log;
     return out;
 }
@@ -277,9 +278,11 @@ TEST(ReportHostile, FlippedBytesNeverCrash) {
     const fs::path dir = converted_copy("flipped");
     const fs::path data = dir / "0000000000";
     std::ifstream in(data, std::ios::binary);
-    const std::string original((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    const std::string original((std::istreambuf_iterator<char>(in)),
+                               std::istreambuf_iterator<char>());
     ASSERT_GT(original.size(), 64u);
-    for (std::size_t at = 0; at < original.size(); at += std::max<std::size_t>(1, original.size() / 97)) {
+    for (std::size_t at = 0; at < original.size();
+         at += std::max<std::size_t>(1, original.size() / 97)) {
         std::string bytes = original;
         bytes[at] = static_cast<char>(bytes[at] ^ 0xa5);
         std::ofstream(data, std::ios::binary | std::ios::trunc) << bytes;

@@ -7,7 +7,6 @@
 
 #include <fstream>
 #include <iterator>
-
 #include <nlohmann/json.hpp>
 
 #include "daemon/analysis/capture_analysis.hpp"
@@ -43,14 +42,16 @@ fs::path mixed_capture(const fs::path& dir) {
     EXPECT_EQ(rc, 0) << log;
     std::vector<model::Event> events;
     for (int channel = 1; channel <= 4; ++channel)
-        add_spans(events, "f" + std::to_string(channel) + "(int)", channel, channel, 100 * channel, 6000);
+        add_spans(events, "f" + std::to_string(channel) + "(int)", channel, channel, 100 * channel,
+                  6000);
     for (int i = 0; i < 300; ++i) {
         const std::int64_t ts = 1000 + 997LL * i;
         events.emplace_back(model::Annotation{
             ts, 0, 1, model::MarkerAnnotation{std::nullopt, "mark " + std::to_string(i % 7)}});
         events.emplace_back(model::Annotation{
             ts, 0, 2, model::StringAnnotation{9, model::Rgb{1, 2, 3}, "coloured"}});
-        events.emplace_back(model::Annotation{ts + 50, 0, 2, model::StringAnnotation{9, std::nullopt, {}}});
+        events.emplace_back(
+            model::Annotation{ts + 50, 0, 2, model::StringAnnotation{9, std::nullopt, {}}});
     }
     write_capture(like, dir / "mixed.apc", events);
     return dir / "mixed.apc";

@@ -1,5 +1,7 @@
 // Span statistics: what opens and closes a span, instants and markers, names without XRay's
 // arguments, and percentiles from the bounded histogram against exact ones.
+#include "daemon/analysis/span_statistics.hpp"
+
 #include <gtest/gtest.h>
 
 #include <algorithm>
@@ -8,13 +10,13 @@
 #include <set>
 
 #include "daemon/analysis/duration_histogram.hpp"
-#include "daemon/analysis/span_statistics.hpp"
 
 namespace apcgate::daemon::analysis {
 namespace {
 
 model::Annotation text_on(std::int64_t ts, std::int32_t channel, std::string text) {
-    return model::Annotation{ts, 0, 1, model::StringAnnotation{channel, std::nullopt, std::move(text)}};
+    return model::Annotation{ts, 0, 1,
+                             model::StringAnnotation{channel, std::nullopt, std::move(text)}};
 }
 model::Annotation channel_name(std::int32_t channel, std::string name) {
     return model::Annotation{0, 0, 1, model::ChannelName{channel, 1, std::move(name)}};
@@ -32,13 +34,13 @@ TEST(SpanName, DropsXRayArgumentsOnly) {
 TEST(SpanStatistics, EmptyAnnotationOrNextTextClosesTheChannelsSpan) {
     SpanStatistics s;
     s.annotation(text_on(100, 1, "a [1]"));
-    s.annotation(text_on(150, 1, ""));      // a: 50
+    s.annotation(text_on(150, 1, ""));  // a: 50
     s.annotation(text_on(200, 1, "a [2]"));
-    s.annotation(text_on(300, 1, "b"));     // a: 100, b opens
-    s.annotation(text_on(250, 2, "c"));     // another channel
-    s.annotation(text_on(400, 2, ""));      // c: 150
-    s.annotation(text_on(500, 1, ""));      // b: 200
-    s.annotation(text_on(600, 3, ""));      // closes nothing
+    s.annotation(text_on(300, 1, "b"));  // a: 100, b opens
+    s.annotation(text_on(250, 2, "c"));  // another channel
+    s.annotation(text_on(400, 2, ""));   // c: 150
+    s.annotation(text_on(500, 1, ""));   // b: 200
+    s.annotation(text_on(600, 3, ""));   // closes nothing
     s.finish(1000);
     Report r;
     s.fill(r);
@@ -77,9 +79,10 @@ TEST(SpanStatistics, ZeroLengthNotesOnEventsChannelsAreInstants) {
     EXPECT_EQ(r.instants[0].name, "custom: hi");
     EXPECT_EQ(r.instants[0].kind, "instant");
     EXPECT_EQ(r.instants[0].count, 3u);
-    std::set<std::pair<std::string, std::string>> rest = {
-        {r.instants[1].kind, r.instants[1].name}, {r.instants[2].kind, r.instants[2].name}};
-    EXPECT_EQ(rest, (std::set<std::pair<std::string, std::string>>{{"marker", "mark"}, {"text", "log line"}}));
+    std::set<std::pair<std::string, std::string>> rest = {{r.instants[1].kind, r.instants[1].name},
+                                                          {r.instants[2].kind, r.instants[2].name}};
+    EXPECT_EQ(rest, (std::set<std::pair<std::string, std::string>>{{"marker", "mark"},
+                                                                   {"text", "log line"}}));
 }
 
 TEST(SpanStatistics, SpansOpenAtTheEndCloseAtTheLastTimestampAndAreCounted) {
@@ -119,7 +122,8 @@ TEST(DurationHistogram, PercentilesAreWithinTheDocumentedRelativeError) {
     }
     std::sort(values.begin(), values.end());
     for (double q : {0.01, 0.5, 0.9, 0.99, 0.999, 1.0}) {
-        const auto rank = static_cast<std::size_t>(std::ceil(q * static_cast<double>(values.size())));
+        const auto rank =
+            static_cast<std::size_t>(std::ceil(q * static_cast<double>(values.size())));
         const double exact = static_cast<double>(values[rank - 1]);
         const double got = static_cast<double>(h.quantile(q));
         EXPECT_LE(std::fabs(got - exact), exact / 64.0 + 1.0) << "q " << q;
@@ -129,8 +133,8 @@ TEST(DurationHistogram, PercentilesAreWithinTheDocumentedRelativeError) {
 }
 
 TEST(DurationHistogram, BucketsCoverEveryValueOnce) {
-    for (std::uint64_t v : {0ull, 31ull, 32ull, 63ull, 64ull, 65ull, 1000ull, 123456789ull,
-                            (1ull << 62) + 12345}) {
+    for (std::uint64_t v :
+         {0ull, 31ull, 32ull, 63ull, 64ull, 65ull, 1000ull, 123456789ull, (1ull << 62) + 12345}) {
         const auto b = DurationHistogram::bucket_of(v);
         EXPECT_LE(DurationHistogram::lower_bound(b), v);
         EXPECT_LT(v - DurationHistogram::lower_bound(b), DurationHistogram::width(b));

@@ -1,12 +1,13 @@
 // CPU samples by function and stack: self and total counts (recursion once), the folded stacks
 // flame-graph tools read, and names for frames no symbol covers.
+#include "daemon/analysis/stack_profile.hpp"
+
 #include <gtest/gtest.h>
 
 #include <limits>
 #include <sstream>
 
 #include "daemon/analysis/report_output.hpp"
-#include "daemon/analysis/stack_profile.hpp"
 
 namespace apcgate::daemon::analysis {
 namespace {
@@ -32,7 +33,8 @@ struct Profiled {
     std::string folded;
 };
 
-Profiled profile(const std::vector<model::Backtrace>& samples, std::optional<std::int32_t> pid = {}) {
+Profiled profile(const std::vector<model::Backtrace>& samples,
+                 std::optional<std::int32_t> pid = {}) {
     ImageSymbols symbols(SymbolOptions{{}, "/nonexistent-sysroot", {}});
     symbols.name_cookie(5, "/opt/app");
     StackProfile p(symbols, pid);

@@ -44,9 +44,10 @@ void write_capture(const std::filesystem::path& like, const std::filesystem::pat
     apc::Encoder enc(counters, sink);
     enc.summary(apc::SummaryInfo{});
     std::vector<model::Event> sorted = events;
-    std::stable_sort(sorted.begin(), sorted.end(), [](const model::Event& a, const model::Event& b) {
-        return model::timestamp_of(a) < model::timestamp_of(b);
-    });
+    std::stable_sort(sorted.begin(), sorted.end(),
+                     [](const model::Event& a, const model::Event& b) {
+                         return model::timestamp_of(a) < model::timestamp_of(b);
+                     });
     for (const auto& e : sorted) enc.add(e);
     enc.flush();
 }
@@ -56,9 +57,11 @@ void add_spans(std::vector<model::Event>& events, const std::string& name, std::
     std::int64_t ts = start;
     for (int i = 0; i < count; ++i) {
         events.emplace_back(model::Annotation{
-            ts, 0, 1, model::StringAnnotation{channel, std::nullopt, name + " [" + std::to_string(i) + "]"}});
+            ts, 0, 1,
+            model::StringAnnotation{channel, std::nullopt, name + " [" + std::to_string(i) + "]"}});
         ts += duration_ns;
-        events.emplace_back(model::Annotation{ts, 0, 1, model::StringAnnotation{channel, std::nullopt, {}}});
+        events.emplace_back(
+            model::Annotation{ts, 0, 1, model::StringAnnotation{channel, std::nullopt, {}}});
         ts += 10;
     }
 }

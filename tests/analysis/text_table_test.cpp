@@ -36,7 +36,8 @@ TEST(TextTable, ATextCellWiderThanATerminalIsShortenedAndANumberNever) {
 
 TEST(TextTable, ShorteningNeverCutsAUtf8Character) {
     // "é" is two bytes; placed so that the cut would fall between them.
-    const std::string name = std::string(TextTable::kWidestText - 4, 'a') + "é" + std::string(20, 'b');
+    const std::string name =
+        std::string(TextTable::kWidestText - 4, 'a') + "é" + std::string(20, 'b');
     TextTable t({"NAME"}, {false});
     t.row({name});
     const std::string text = printed(t);

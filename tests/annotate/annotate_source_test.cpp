@@ -19,6 +19,8 @@ namespace apcgate::annotate_test {
 namespace {
 
 using namespace std::chrono_literals;
+using collectors::annotate::AnnotateStat;
+using collectors::annotate::kAnnotateStatistics;
 
 bool ipv6_loopback() {
     const int fd = ::socket(AF_INET6, SOCK_STREAM, 0);
@@ -57,7 +59,8 @@ TEST_F(SourceTest, ParentIsToldWhenACaptureStartsAndDataListensOnlyDuringIt) {
         Conn v6(connect_tcp(config_.data_tcp_port(), true));
         EXPECT_TRUE(v6.ok());
     }
-    ASSERT_TRUE(poll_until([&] { return source_->stats().parent_clients >= 2; }));
+    ASSERT_TRUE(
+        poll_until([&] { return source_->stats().counts[AnnotateStat::ParentClients] >= 2; }));
     stop();
     EXPECT_TRUE(data.wait_closed(5s)) << "the capture's data connections are closed";
     EXPECT_EQ(tcp_parent.read_byte(5s), std::optional<std::uint8_t>(0));
@@ -69,7 +72,7 @@ TEST_F(SourceTest, ParentIsToldWhenACaptureStartsAndDataListensOnlyDuringIt) {
     start();
     EXPECT_EQ(parent.read_byte(5s), std::optional<std::uint8_t>(0));
     stop();
-    EXPECT_GE(source_->stats().parent_notified, 2U);
+    EXPECT_GE(source_->stats().counts[AnnotateStat::ParentNotified], 2U);
 }
 
 TEST_F(SourceTest, AStartWithoutAStopClosesTheOldCaptureFirst) {
@@ -86,7 +89,7 @@ TEST_F(SourceTest, AStartWithoutAStopClosesTheOldCaptureFirst) {
     EXPECT_EQ(parent.read_byte(5s), std::optional<std::uint8_t>(0));
     EXPECT_EQ(parent.read_byte(5s), std::optional<std::uint8_t>(0));
     stop();
-    EXPECT_EQ(source_->stats().parent_notified, 2U);
+    EXPECT_EQ(source_->stats().counts[AnnotateStat::ParentNotified], 2U);
 }
 
 TEST_F(SourceTest, ManyThreadsAndConnectionsAreCarriedByteForByte) {
@@ -170,11 +173,17 @@ TEST_F(SourceTest, ManyThreadsAndConnectionsAreCarriedByteForByte) {
         EXPECT_TRUE(it->second.disconnected);
     }
     const auto stats = source_->stats();
-    EXPECT_EQ(stats.connections, sent.size());
+    EXPECT_EQ(stats.counts[AnnotateStat::Connections], sent.size());
     EXPECT_EQ(stats.messages[0x0c], sent.size() * 3);
     ASSERT_EQ(stats.apps.size(), 1U);
     EXPECT_EQ(stats.apps.begin()->second.connections, sent.size());
     EXPECT_TRUE(logged("annotations from pid " + std::to_string(::getpid()))) << log_text();
+    // What the daemon logs at the capture's end: this capture's share, in table order.
+    const auto statistics = source_->statistics();
+    ASSERT_EQ(statistics.size(), kAnnotateStatistics.size());
+    const auto& connections = statistics[static_cast<std::size_t>(AnnotateStat::Connections)];
+    EXPECT_EQ(connections.spec->name, "annotate_connections");
+    EXPECT_EQ(connections.value, sent.size());
 }
 
 // As the library does: the parent first; a refused data connect means "wait for the byte".
@@ -193,8 +202,9 @@ TEST_F(SourceTest, ApplicationsBeforeAndDuringTheCapture) {
         data.send_in_pieces(every_kind(1, "early"), {5});
     });
     // Wait until the early application is waiting on its parent connection.
-    ASSERT_TRUE(
-        poll_until([&] { return refused_first.load() && source_->stats().parent_clients == 1; }));
+    ASSERT_TRUE(poll_until([&] {
+        return refused_first.load() && source_->stats().counts[AnnotateStat::ParentClients] == 1;
+    }));
     start();
     early.join();
     Conn late(connect_abstract(config_.socket_name));
@@ -238,8 +248,8 @@ TEST_F(SourceTest, StreamsCutShortAreForwardedAsTheyArrivedThenDisconnected) {
         EXPECT_TRUE(carried.at(tid).bytes == cuts[tid - 1]) << tid;
         EXPECT_TRUE(carried.at(tid).disconnected);
     }
-    EXPECT_EQ(source_->stats().truncated, cuts.size());
-    EXPECT_EQ(source_->stats().dropped_protocol, 0U);
+    EXPECT_EQ(source_->stats().counts[AnnotateStat::Truncated], cuts.size());
+    EXPECT_EQ(source_->stats().counts[AnnotateStat::DroppedProtocol], 0U);
 }
 
 TEST_F(SourceTest, HostileClientsAreDroppedWithAReasonAndOthersGoOn) {
@@ -284,8 +294,8 @@ TEST_F(SourceTest, HostileClientsAreDroppedWithAReasonAndOthersGoOn) {
     EXPECT_TRUE(logged("exceeds apcgate's limit")) << log_text();
     EXPECT_TRUE(logged("no handshake within 300 ms")) << log_text();
     const auto stats = source_->stats();
-    EXPECT_EQ(stats.dropped_protocol, 3U);
-    EXPECT_EQ(stats.dropped_no_handshake, 1U);
+    EXPECT_EQ(stats.counts[AnnotateStat::DroppedProtocol], 3U);
+    EXPECT_EQ(stats.counts[AnnotateStat::DroppedNoHandshake], 1U);
 }
 
 // Small writes of two connections that alternate between two polls stay apart (the hand-over
@@ -376,7 +386,7 @@ TEST_F(SourceTest, AFloodIsBoundedThenDropped) {
     Conn polite(connect_abstract(config_.socket_name));
     ASSERT_TRUE(polite.send_in_pieces(handshake(67, 67)));
     std::size_t max_per_poll = 0;
-    for (int i = 0; i < 200 && source_->stats().dropped_flood == 0; ++i) {
+    for (int i = 0; i < 200 && source_->stats().counts[AnnotateStat::DroppedFlood] == 0; ++i) {
         // Let the flooder fill what it can (its writes stop when the daemon stops reading).
         std::uint64_t last = sent.load();
         for (int quiet = 0; quiet < 10 && !gone;) {
@@ -396,7 +406,7 @@ TEST_F(SourceTest, AFloodIsBoundedThenDropped) {
     }
     flooder.join();
     EXPECT_TRUE(gone.load());
-    EXPECT_EQ(source_->stats().dropped_flood, 1U);
+    EXPECT_EQ(source_->stats().counts[AnnotateStat::DroppedFlood], 1U);
     EXPECT_TRUE(logged("it never stops")) << log_text();
     // One share per poll for the flooder, plus the polite client's lines and a held record.
     EXPECT_LE(max_per_poll, budget.share + 40 * 1024);
@@ -404,7 +414,7 @@ TEST_F(SourceTest, AFloodIsBoundedThenDropped) {
     polite.close();
     ASSERT_TRUE(poll_until([&] { return disconnects() == 2; }));
     stop();
-    EXPECT_EQ(source_->stats().dropped_protocol, 0U);
+    EXPECT_EQ(source_->stats().counts[AnnotateStat::DroppedProtocol], 0U);
 }
 
 TEST_F(SourceTest, TextLinesFromTheFifoAndTheSocket) {
@@ -417,7 +427,8 @@ TEST_F(SourceTest, TextLinesFromTheFifoAndTheSocket) {
         ::close(fd);
     };
     write_fifo("before the capture\n");
-    ASSERT_TRUE(poll_until([&] { return source_->stats().text_discarded == 1; }));
+    ASSERT_TRUE(
+        poll_until([&] { return source_->stats().counts[AnnotateStat::TextDiscarded] == 1; }));
     start();
     write_fifo("phase 2\n");
     write_fifo(std::string("\x1b\xff\x00\x00", 4) + "red\n\x1c binary\nno newline");
@@ -425,7 +436,8 @@ TEST_F(SourceTest, TextLinesFromTheFifoAndTheSocket) {
     ASSERT_TRUE(sock.ok());
     ASSERT_TRUE(sock.send_in_pieces(Bytes{'s', 'o', 'c', 'k', '\n', 'l', 'a', 's', 't'}, {1}));
     sock.close();
-    ASSERT_TRUE(poll_until([&] { return source_->stats().text_lines == 5; })) << log_text();
+    ASSERT_TRUE(poll_until([&] { return source_->stats().counts[AnnotateStat::TextLines] == 5; }))
+        << log_text();
     stop();
     std::vector<std::pair<std::int32_t, std::string>> lines;
     for (const auto& e : events_) {
@@ -442,7 +454,7 @@ TEST_F(SourceTest, TextLinesFromTheFifoAndTheSocket) {
     EXPECT_EQ(lines,
               (std::vector<std::pair<std::int32_t, std::string>>{
                   {77, "no newline"}, {77, "phase 2"}, {77, "red"}, {me, "last"}, {me, "sock"}}));
-    EXPECT_EQ(source_->stats().text_bad, 1U);
+    EXPECT_EQ(source_->stats().counts[AnnotateStat::TextBad], 1U);
     EXPECT_TRUE(logged("starts with 0x1C"));
 }
 
@@ -464,8 +476,9 @@ TEST_F(SourceTest, FifoWritersOneAfterAnotherLoseNoLine) {
     }
     std::signal(SIGPIPE, previous);
     EXPECT_EQ(failed, 0) << "writes that failed";
-    EXPECT_TRUE(poll_until([&] { return source_->stats().text_lines == kLines; }, 5s))
-        << source_->stats().text_lines << " of " << kLines << " lines arrived";
+    EXPECT_TRUE(
+        poll_until([&] { return source_->stats().counts[AnnotateStat::TextLines] == kLines; }, 5s))
+        << source_->stats().counts[AnnotateStat::TextLines] << " of " << kLines << " lines arrived";
     stop();
     std::set<std::string> texts;
     for (const auto& e : events_)

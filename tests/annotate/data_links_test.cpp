@@ -1,15 +1,15 @@
 // DataLinks driven by hand, without the I/O thread, so a test decides when the loop "runs":
 // what a loaded machine does to the daemon (a tick long after the bytes arrived) is reproduced
 // exactly instead of hoped for.
-#include <gtest/gtest.h>
+#include "collectors/annotate/data_links.hpp"
 
+#include <gtest/gtest.h>
 #include <sys/epoll.h>
 
 #include <array>
 #include <chrono>
 
 #include "annotate_client.hpp"
-#include "collectors/annotate/data_links.hpp"
 #include "collectors/annotate/sockets.hpp"
 
 namespace apcgate::annotate_test {
@@ -37,7 +37,8 @@ class DataLinksTest : public ::testing::Test {
             const int n = reactor_.wait(events, 50);
             for (int i = 0; i < n; ++i) {
                 const auto& e = events[static_cast<std::size_t>(i)];
-                if (Reactor::role_of(e) == Role::DataListener) links_.on_listener(Reactor::fd_of(e));
+                if (Reactor::role_of(e) == Role::DataListener)
+                    links_.on_listener(Reactor::fd_of(e));
             }
         }
         ASSERT_EQ(links_.links(), expected);
@@ -60,7 +61,7 @@ TEST_F(DataLinksTest, AHandshakeWaitingUnreadAtTheDeadlineCountsAsInTime) {
     accept_waiting(2);
     links_.on_tick(monotonic_now_ns() + 10 * config_.handshake_timeout_ns);
     EXPECT_EQ(links_.links(), 1U);
-    EXPECT_EQ(stats_.snapshot().dropped_no_handshake, 1U);
+    EXPECT_EQ(stats_.snapshot().counts[collectors::annotate::AnnotateStat::DroppedNoHandshake], 1U);
     EXPECT_FALSE(sent.wait_closed(100ms));
     EXPECT_TRUE(silent.wait_closed(5s));
 }

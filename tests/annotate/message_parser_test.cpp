@@ -179,6 +179,8 @@ TEST(MessageParser, MalformedPayloadsNameTheField) {
         EXPECT_EQ(r.error().field, field) << r.error().to_string();
         EXPECT_GE(r.error().offset.value_or(0), 1005U);
         EXPECT_NE(r.error().record.find("message"), std::string::npos);
+        // The message is all there: its fields overrun it.
+        EXPECT_EQ(r.error().kind, ErrorKind::Malformed) << r.error().to_string();
     }
 }
 

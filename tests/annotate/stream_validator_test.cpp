@@ -127,6 +127,7 @@ struct BadCase {
     const char* field;
     const char* message;
     std::uint64_t offset_in_bad;
+    ErrorKind kind;
 };
 
 TEST(StreamValidator, ProtocolErrorsKeepTheValidPrefixAndNameWhereAndWhy) {
@@ -152,31 +153,37 @@ TEST(StreamValidator, ProtocolErrorsKeepTheValidPrefixAndNameWhereAndWhy) {
          "annotation handshake",
          "magic",
          "not the annotation protocol",
-         0},
+         0,
+         ErrorKind::Malformed},
         {"almost",
          {},
          Bytes{'A', 'N', 'N', 'O', 'T', 'A', 'T', 'X'},
          "annotation handshake",
          "magic",
          "not the annotation protocol",
-         7},
+         7,
+         ErrorKind::Malformed},
         {"version",
          {},
          Bytes{'A', 'N', 'N', 'O', 'T', 'A', 'T', 'E', ' ', '9', '\n'},
          "annotation handshake",
          "version",
          "unsupported annotation protocol version 9",
-         9},
+         9,
+         ErrorKind::Unsupported},
         {"code", cat({hs, ok}), Bytes{0x42, 0, 0, 0, 0}, "annotation message", "code",
-         "unknown message code 0x42", 0},
+         "unknown message code 0x42", 0, ErrorKind::Malformed},
         {"long string", cat({hs, ok}), huge_string, "annotation message", "length",
-         "exceeds the limit", 1},
+         "exceeds the limit", 1, ErrorKind::Limit},
         {"huge visual", cat({hs, ok}), huge_visual, "annotation message", "length",
-         "visual annotation of 33554432 bytes exceeds", 1},
-        {"bad time", cat({hs, ok}), bad_time, "marker message", "time", "truncated", 5},
-        {"no NUL", cat({hs}), no_nul, "counter message", "units", "no NUL terminator", units_at},
-        {"deps", cat({hs}), deps, "CAM job set deps message", "dependency count", "does not fit",
-         9},
+         "visual annotation of 33554432 bytes exceeds", 1, ErrorKind::Limit},
+        // The message's length cuts the time short: a bad message, not a stream that ended.
+        {"bad time", cat({hs, ok}), bad_time, "marker message", "time", "truncated", 5,
+         ErrorKind::Malformed},
+        {"no NUL", cat({hs}), no_nul, "counter message", "units", "no NUL terminator", units_at,
+         ErrorKind::Malformed},
+        {"deps", cat({hs}), deps, "CAM job set deps message", "dependency count", "does not fit", 9,
+         ErrorKind::Malformed},
     };
     for (const auto& c : cases) {
         SCOPED_TRACE(c.name);
@@ -190,6 +197,7 @@ TEST(StreamValidator, ProtocolErrorsKeepTheValidPrefixAndNameWhereAndWhy) {
             EXPECT_EQ(e.field, c.field);
             EXPECT_EQ(e.offset, c.prefix.size() + c.offset_in_bad) << e.to_string();
             EXPECT_NE(e.message.find(c.message), std::string::npos) << e.message;
+            EXPECT_EQ(e.kind, c.kind) << e.to_string();
             // Nothing more is accepted after the error, and finish() forwards nothing.
             Bytes more;
             EXPECT_FALSE(f.validator.feed(client::string_msg(3, 0, "x"), more));

@@ -172,5 +172,32 @@ TEST(AnnotationParse, UnknownCodeAndNegativeLengthAreErrors) {
     EXPECT_NE(p.error().message.find("negative"), std::string::npos);
 }
 
+// annotation_length asks for more bytes only when the error is Truncated: a bad value in a
+// record that is all there is an error, whatever its words.
+TEST(AnnotationParse, ACutRecordIsTruncatedAndABadOneMalformed) {
+    const Bytes b = bytes_of(model::MarkerAnnotation{std::nullopt, "mark"});
+    auto cut = parse_annotation(std::span(b).first(b.size() - 1), 10);
+    ASSERT_FALSE(cut.ok());
+    EXPECT_EQ(cut.error().kind, ErrorKind::Truncated) << cut.error().to_string();
+
+    const Bytes unknown{0x1C, 0x09, 0, 0};
+    auto len = annotation_length(unknown, 500);
+    ASSERT_FALSE(len.ok());
+    EXPECT_EQ(len.error().kind, ErrorKind::Malformed);
+
+    const Bytes negative{0x1C, 0x05, 0xFF, 0xFF};
+    auto neg_len = annotation_length(negative);
+    ASSERT_FALSE(neg_len.ok());  // not "more bytes, please"
+    EXPECT_EQ(neg_len.error().kind, ErrorKind::Malformed);
+    auto p = parse_annotation(negative, 10);
+    ASSERT_FALSE(p.ok());
+    EXPECT_EQ(p.error().kind, ErrorKind::Malformed);
+
+    const Bytes trailing{0x1C, 0x05, 0x00, 0x00, 'x'};
+    auto extra = parse_annotation(trailing);
+    ASSERT_FALSE(extra.ok());
+    EXPECT_EQ(extra.error().kind, ErrorKind::Malformed);
+}
+
 }  // namespace
 }  // namespace apcgate::apc

@@ -39,7 +39,7 @@ inline Bytes cat(std::initializer_list<Part> parts) {
 }
 
 class CollectSink : public FrameSink {
-public:
+  public:
     void frame(std::span<const std::uint8_t> body) override {
         frames.emplace_back(body.begin(), body.end());
     }

@@ -35,8 +35,8 @@ TEST(EncoderFrames, SummaryFrameWithAttributesAndCoreNames) {
                             {0x03, 0x01, 0x83, 0x1A},
                             S("A53")});
     EXPECT_EQ(t.sink.frames[0], want);
-    EXPECT_EQ(e.stats().frames, 1U);
-    EXPECT_EQ(e.stats().bytes, want.size());
+    EXPECT_EQ(e.stats().counts[EncoderStat::Frames], 1U);
+    EXPECT_EQ(e.stats().counts[EncoderStat::Bytes], want.size());
 }
 
 TEST(EncoderFrames, LaterCoreNameGoesToALaterSummaryFrame) {
@@ -85,7 +85,7 @@ TEST(EncoderFrames, BacktraceWithEndOfMessageAndCookieOneRemapped) {
                                        0x7F, 0x10,                    // cookie 1 written as -1
                                        0x7F, 0x40,                    // cookie -1, offset -64
                                        0x01}));                       // End of Message
-    EXPECT_EQ(e.stats().truncated_backtraces, 1U);
+    EXPECT_EQ(e.stats().counts[EncoderStat::TruncatedBacktraces], 1U);
 }
 
 TEST(EncoderFrames, CounterFrameAndUnknownKeyDropped) {
@@ -96,7 +96,7 @@ TEST(EncoderFrames, CounterFrameAndUnknownKeyDropped) {
     e.flush();
     ASSERT_EQ(t.sink.frames.size(), 2U);
     EXPECT_EQ(t.sink.frames[1], Bytes({0x04, 0xE8, 0x07, 0x01, 0x05, 0x7E}));
-    EXPECT_EQ(e.stats().unknown_key, 1U);
+    EXPECT_EQ(e.stats().counts[EncoderStat::UnknownKey], 1U);
     EXPECT_EQ(e.stats().messages[model::Event(model::CounterSample{}).index()], 1U);
 }
 
@@ -185,7 +185,7 @@ TEST(EncoderFrames, OutOfOrderTimestampIsClampedAndCounted) {
     ASSERT_EQ(t.sink.frames.size(), 2U);
     EXPECT_EQ(t.sink.frames[1],
               Bytes({0x04, 0xD0, 0x0F, 0x00, 0x05, 0x01, 0xD0, 0x0F, 0x01, 0x05, 0x02}));
-    EXPECT_EQ(e.stats().out_of_order, 1U);
+    EXPECT_EQ(e.stats().counts[EncoderStat::OutOfOrder], 1U);
 }
 
 TEST(EncoderFrames, FlushWithNothingOpenSendsNothingAndEmptyFramesAreNeverSent) {
@@ -196,7 +196,7 @@ TEST(EncoderFrames, FlushWithNothingOpenSendsNothingAndEmptyFramesAreNeverSent) 
     e.flush();
     e.flush();
     EXPECT_EQ(t.sink.frames.size(), 2U);
-    EXPECT_EQ(e.stats().frames, 2U);
+    EXPECT_EQ(e.stats().counts[EncoderStat::Frames], 2U);
 }
 
 TEST(EncoderFramesDeath, AddBeforeSummaryAsserts) {

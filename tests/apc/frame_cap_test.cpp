@@ -52,7 +52,7 @@ TEST(FrameCap, LongAnnotationIsSplitIntoMessagesThatJoinBack) {
     append_annotation_bytes(a.body, want);
     EXPECT_EQ(joined, want);
     EXPECT_GE(messages, 4U);
-    EXPECT_EQ(e.stats().split_payloads, 1U);
+    EXPECT_EQ(e.stats().counts[EncoderStat::SplitPayloads], 1U);
     auto events = rebuild_events(frames);
     ASSERT_TRUE(events.ok());
     ASSERT_EQ(events->size(), 1U);
@@ -70,7 +70,7 @@ TEST(FrameCap, AnnotationDoesNotLeaveATinyFragmentAtAFrameEnd) {
     e.flush();
     ASSERT_EQ(t.sink.frames.size(), 3U);
     EXPECT_EQ(t.sink.frames[1].size(), 61U);
-    EXPECT_EQ(e.stats().split_payloads, 0U);
+    EXPECT_EQ(e.stats().counts[EncoderStat::SplitPayloads], 0U);
 }
 
 TEST(FrameCap, ExternalDataIsSplitOverFramesOfTheSameId) {
@@ -90,7 +90,7 @@ TEST(FrameCap, ExternalDataIsSplitOverFramesOfTheSameId) {
     }
     EXPECT_EQ(joined, data);
     EXPECT_EQ(t.sink.frames[1].size(), kCap);
-    EXPECT_EQ(e.stats().split_payloads, 1U);
+    EXPECT_EQ(e.stats().counts[EncoderStat::SplitPayloads], 1U);
 }
 
 TEST(FrameCap, NameThatCannotFitIsTruncatedAtUtf8Boundary) {
@@ -106,7 +106,7 @@ TEST(FrameCap, NameThatCannotFitIsTruncatedAtUtf8Boundary) {
     const auto frames = decode_all(t.sink.frames);
     const auto& tn = std::get<model::ThreadName>(frames.at(0).messages.at(0).body);
     EXPECT_EQ(tn.name, name.substr(0, 56));
-    EXPECT_EQ(e.stats().truncated_names, 1U);
+    EXPECT_EQ(e.stats().counts[EncoderStat::TruncatedNames], 1U);
 }
 
 TEST(FrameCap, ProcCommStringsShareTheRoom) {
@@ -123,7 +123,7 @@ TEST(FrameCap, ProcCommStringsShareTheRoom) {
     const auto& b = std::get<model::ProcComm>(frames[1].messages.at(0).body);
     EXPECT_GT(b.image.size(), 20U);
     EXPECT_GT(b.comm.size(), 20U);
-    EXPECT_EQ(e.stats().truncated_names, 3U);
+    EXPECT_EQ(e.stats().counts[EncoderStat::TruncatedNames], 3U);
 }
 
 TEST(FrameCap, BacktraceTooDeepLosesOuterFrames) {
@@ -141,7 +141,7 @@ TEST(FrameCap, BacktraceTooDeepLosesOuterFrames) {
     ASSERT_EQ(m.backtrace.frames.size(), 10U);
     for (int i = 0; i < 10; ++i) EXPECT_EQ(m.backtrace.frames[i].offset, 0x400000 + i);
     EXPECT_EQ(t.sink.frames[1].size(), 60U);
-    EXPECT_EQ(e.stats().truncated_backtraces, 1U);
+    EXPECT_EQ(e.stats().counts[EncoderStat::TruncatedBacktraces], 1U);
 }
 
 TEST(FrameCap, FixedMessagesFillFramesExactlyToTheCap) {

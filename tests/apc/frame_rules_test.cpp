@@ -65,8 +65,8 @@ TEST(FrameRules, SummaryMustComeFirst) {
 }
 
 TEST(FrameRules, SummaryExactlyOnce) {
-    expect_one(check_frame_rules(stream({kSummary, kSummary, kLink}), kKeys),
-               kSummary.size() + 1, "more than one Summary");
+    expect_one(check_frame_rules(stream({kSummary, kSummary, kLink}), kKeys), kSummary.size() + 1,
+               "more than one Summary");
     const auto none = check_frame_rules(std::vector<DecodedFrame>{}, kKeys);
     ASSERT_EQ(none.size(), 2U);
     EXPECT_EQ(none[0].offset, 0U);
@@ -94,10 +94,9 @@ TEST(FrameRules, TimestampsInOrderPerCoreAcrossFrames) {
     const Bytes sched_c2_early{0x07, 0x02, 0x01, 0x0A, 0x05, 0x00};  // other core: fine
     const Bytes sched_c1_early{0x07, 0x01, 0x01, 0x0A, 0x05, 0x00};
     const std::uint64_t at = kSummary.size() + 12 + 2;
-    expect_one(
-        check_frame_rules(
-            stream({kSummary, sched_c1_late, sched_c2_early, sched_c1_early, kLink}), kKeys),
-        at, "on core 1");
+    expect_one(check_frame_rules(
+                   stream({kSummary, sched_c1_late, sched_c2_early, sched_c1_early, kLink}), kKeys),
+               at, "on core 1");
 }
 
 TEST(FrameRules, BlockCounterCoresKeepTheirOrderAcrossFrames) {
@@ -170,8 +169,8 @@ TEST(FrameRules, EveryCoreIsBelowTheDeclaredCoreCount) {
     expect_one(check_frame_rules(stream({kSummary, counter}), kKeys), kSummary.size() + 1,
                "Counter message core 4 is not one of the 4 cores");
     const Bytes annotate = cat({{0x06, 0x06, 0x05, 0x0A, 0x02}, R("hi")});  // core 6
-    expect_one(check_frame_rules(stream({kSummary, annotate, kLink}), kKeys),
-               kSummary.size() + 1, "Annotate message core 6");
+    expect_one(check_frame_rules(stream({kSummary, annotate, kLink}), kKeys), kSummary.size() + 1,
+               "Annotate message core 6");
     const Bytes block{0x05, 0x00, 0x00, 0x0A, 0x02, 0x05, 0x03, 0x01};  // key 2 = core 5
     expect_one(check_frame_rules(stream({kSummary, block}), kKeys), kSummary.size() + 4,
                "Block Counter (key 2) core 5");
@@ -179,14 +178,14 @@ TEST(FrameRules, EveryCoreIsBelowTheDeclaredCoreCount) {
     expect_one(check_frame_rules(stream({kSummary, sched, kLink}), kKeys), kSummary.size(),
                "frame header core 9");
     const Bytes activity_switch{0x0D, 0x02, 0x0A, 0x7F, 0x07, 0x01, 0x05, 0x00};  // core -1
-    expect_one(check_frame_rules(stream({kSummary, activity_switch}), kKeys),
-               kSummary.size() + 1, "Activity Switch message core -1");
+    expect_one(check_frame_rules(stream({kSummary, activity_switch}), kKeys), kSummary.size() + 1,
+               "Activity Switch message core -1");
     const Bytes idle{0x09, 0x7F, 0x0A, 0x04};  // core 4
     expect_one(check_frame_rules(stream({kSummary, idle, kLink}), kKeys), kSummary.size() + 1,
                "Idle message core 4");
     const Bytes core_name = cat({{0x01, 0x03, 0x04, 0x01}, S("A")});  // core 4
-    expect_one(check_frame_rules(stream({kSummary, core_name, kLink}), kKeys),
-               kSummary.size() + 1, "CPU Core Name message core 4");
+    expect_one(check_frame_rules(stream({kSummary, core_name, kLink}), kKeys), kSummary.size() + 1,
+               "CPU Core Name message core 4");
 }
 
 // Wait and idle states are the values the spec gives them meaning for.

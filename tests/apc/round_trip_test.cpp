@@ -19,7 +19,7 @@ using testing::Bytes;
 using testing::TestCapture;
 
 class Generator {
-public:
+  public:
     // `small`: backtraces short enough for a 64-byte frame, so none is trimmed.
     Generator(std::uint32_t seed, bool small) : rng_(seed), small_(small) {}
 
@@ -50,12 +50,18 @@ public:
 
     model::AnnotationBody annotation() {
         switch (pick(0, 6)) {
-            case 0: return model::TextAnnotation{color(), text(120)};
-            case 1: return model::StringAnnotation{pick(-3, 40), color(), text(120)};
-            case 2: return model::MarkerAnnotation{color(), text(30)};
-            case 3: return model::GroupName{pick(0, 9), text(20)};
-            case 4: return model::ChannelName{pick(0, 99), pick(0, 9), text(20)};
-            case 5: return model::VisualAnnotation{text(20), bytes(300)};
+            case 0:
+                return model::TextAnnotation{color(), text(120)};
+            case 1:
+                return model::StringAnnotation{pick(-3, 40), color(), text(120)};
+            case 2:
+                return model::MarkerAnnotation{color(), text(30)};
+            case 3:
+                return model::GroupName{pick(0, 9), text(20)};
+            case 4:
+                return model::ChannelName{pick(0, 99), pick(0, 9), text(20)};
+            case 5:
+                return model::VisualAnnotation{text(20), bytes(300)};
             default: {
                 const std::string line = text(40) + "\n";  // raw bytes in the seed's text form
                 return model::RawAnnotation{Bytes(line.begin(), line.end())};
@@ -67,10 +73,14 @@ public:
         const int core = pick(0, 3);
         const int tid = pick(1, 70000);
         switch (pick(0, 17)) {
-            case 0: return model::CoreName{ts, core, pick(0, 0xfffff), text(12)};
-            case 1: return model::CookieName{ts, core, pick(2, 5000), "/lib/" + text(16)};
-            case 2: return model::ThreadName{ts, core, tid, text(15)};
-            case 3: return model::ProcComm{ts, core, pick(1, 9000), tid, text(15), text(15)};
+            case 0:
+                return model::CoreName{ts, core, pick(0, 0xfffff), text(12)};
+            case 1:
+                return model::CookieName{ts, core, pick(2, 5000), "/lib/" + text(16)};
+            case 2:
+                return model::ThreadName{ts, core, tid, text(15)};
+            case 3:
+                return model::ProcComm{ts, core, pick(1, 9000), tid, text(15), text(15)};
             case 4: {
                 model::Backtrace b{ts, core, cookie(), pick(1, 9000), tid, {}};
                 for (int i = pick(1, small_ ? 3 : 8); i > 0; --i)
@@ -87,21 +97,28 @@ public:
                                             big(), -1};
             case 9:
                 return model::SchedSwitch{ts, core, tid, static_cast<model::WaitState>(pick(0, 2))};
-            case 10: return model::SchedThreadExit{ts, core, tid};
-            case 11: return model::ActivityLink{ts, cookie(), pick(1, 9000), tid};
+            case 10:
+                return model::SchedThreadExit{ts, core, tid};
+            case 11:
+                return model::ActivityLink{ts, cookie(), pick(1, 9000), tid};
             case 12:
                 return model::ActivitySwitch{
                     ts,         core,           testing::kActivityKey,
                     pick(0, 5), pick(-1, 9000), static_cast<model::WaitState>(pick(0, 2))};
-            case 13: return model::TaskExit{ts, tid};
-            case 14: return model::Idle{ts, core, pick(-1, 3)};
-            case 15: return model::Annotation{ts, core, pick(1, 3), annotation()};
-            case 16: return model::ExternalData{ts, pick(0, 2), bytes(150)};
-            default: return model::ExternalDisconnect{ts, pick(0, 2)};
+            case 13:
+                return model::TaskExit{ts, tid};
+            case 14:
+                return model::Idle{ts, core, pick(-1, 3)};
+            case 15:
+                return model::Annotation{ts, core, pick(1, 3), annotation()};
+            case 16:
+                return model::ExternalData{ts, pick(0, 2), bytes(150)};
+            default:
+                return model::ExternalDisconnect{ts, pick(0, 2)};
         }
     }
 
-private:
+  private:
     std::mt19937 rng_;
     bool small_;
 };
@@ -221,9 +238,9 @@ TEST_P(RoundTrip, RandomMixComesBackUnchanged) {
         if (i % 700 == 0) enc.flush();  // live-rate ticks in between
     }
     enc.flush();
-    EXPECT_EQ(enc.stats().out_of_order, 0U);
-    EXPECT_EQ(enc.stats().truncated_names, 0U);
-    EXPECT_EQ(enc.stats().truncated_backtraces, 0U);
+    EXPECT_EQ(enc.stats().counts[EncoderStat::OutOfOrder], 0U);
+    EXPECT_EQ(enc.stats().counts[EncoderStat::TruncatedNames], 0U);
+    EXPECT_EQ(enc.stats().counts[EncoderStat::TruncatedBacktraces], 0U);
 
     std::vector<DecodedFrame> frames;
     std::uint64_t offset = 0;
@@ -247,7 +264,7 @@ TEST_P(RoundTrip, RandomMixComesBackUnchanged) {
     EXPECT_EQ(ordered(*output, t.counters), ordered(expected, t.counters));
     EXPECT_EQ(external_log(*output), external_log(expected));
     if (GetParam() < 1024) {
-        EXPECT_GT(enc.stats().split_payloads, 0U);
+        EXPECT_GT(enc.stats().counts[EncoderStat::SplitPayloads], 0U);
     }
 }
 

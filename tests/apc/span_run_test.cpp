@@ -36,9 +36,10 @@ std::vector<model::Event> sample_runs() {
     std::int64_t ts = 1'000'000'000;
     for (int i = 0; i < 3000; ++i) {
         // Sizes, cores and tids on both sides of the packed encoding's byte boundaries (64, 128).
-        const std::string text = i % 2 == 1 ? std::string()
-                                            : "function_" + std::to_string(i) +
-                                                  std::string(static_cast<std::size_t>(i % 131), 'x');
+        const std::string text = i % 2 == 1
+                                     ? std::string()
+                                     : "function_" + std::to_string(i) +
+                                           std::string(static_cast<std::size_t>(i % 131), 'x');
         const int tid = i % 3 == 0 ? 70 + i % 60 : 1000 + i % 3;
         run.add(ts, i % 5 == 4 ? 100 : i % 4, tid, i % 9, text);
         ts += (i % 5 == 0) ? 0 : 1 + (i * 7919) % 100'000;
@@ -50,12 +51,12 @@ std::vector<model::Event> sample_runs() {
     }
     run.add(ts / 2, -1, -7, -3, "back in time, negative ids");
     run.add(ts, 70000, 1 << 30, 1 << 20, std::string(32767, 'a'));  // the longest text whole
-    run.add(ts, 1, 1, 1, std::string(40000, 'b'));  // cut to 32767 bytes
-    run.add(ts + 1, 1, 1, 1, "é" + std::string(32766, 'c'));  // cut before a split character
+    run.add(ts, 1, 1, 1, std::string(40000, 'b'));                  // cut to 32767 bytes
+    run.add(ts + 1, 1, 1, 1, "é" + std::string(32766, 'c'));        // cut before a split character
     run.add(ts + 2, 1, 1, 1, "");
     // Times around the 8-byte fast encoding's limit (2^55) and beyond it.
-    for (std::int64_t t : {(std::int64_t{1} << 55) - 1, std::int64_t{1} << 55,
-                           (std::int64_t{1} << 62) + 12345})
+    for (std::int64_t t :
+         {(std::int64_t{1} << 55) - 1, std::int64_t{1} << 55, (std::int64_t{1} << 62) + 12345})
         run.add(t, 3, 3, 3, "far");
     events.emplace_back(std::move(run));
     return events;
@@ -75,12 +76,14 @@ TEST(SpanRun, EncodesLikeTheAnnotationsItStandsFor) {
         ASSERT_EQ(a.frames.size(), b.frames.size());
         for (std::size_t i = 0; i < a.frames.size(); ++i) ASSERT_EQ(a.frames[i], b.frames[i]) << i;
         EXPECT_EQ(a.stats.messages, b.stats.messages);
-        EXPECT_EQ(a.stats.bytes, b.stats.bytes);
-        EXPECT_EQ(a.stats.truncated_names, b.stats.truncated_names);
-        EXPECT_EQ(a.stats.split_payloads, b.stats.split_payloads);
-        EXPECT_EQ(a.stats.out_of_order, b.stats.out_of_order);
-        EXPECT_EQ(a.stats.truncated_names, 2U);
-        EXPECT_GE(a.stats.out_of_order, 1U);
+        EXPECT_EQ(a.stats.counts[EncoderStat::Bytes], b.stats.counts[EncoderStat::Bytes]);
+        EXPECT_EQ(a.stats.counts[EncoderStat::TruncatedNames],
+                  b.stats.counts[EncoderStat::TruncatedNames]);
+        EXPECT_EQ(a.stats.counts[EncoderStat::SplitPayloads],
+                  b.stats.counts[EncoderStat::SplitPayloads]);
+        EXPECT_EQ(a.stats.counts[EncoderStat::OutOfOrder], b.stats.counts[EncoderStat::OutOfOrder]);
+        EXPECT_EQ(a.stats.counts[EncoderStat::TruncatedNames], 2U);
+        EXPECT_GE(a.stats.counts[EncoderStat::OutOfOrder], 1U);
     }
 }
 

@@ -7,8 +7,10 @@
 #include <filesystem>
 #include <fstream>
 #include <iterator>
+#include <map>
 #include <nlohmann/json.hpp>
 
+#include "protocol/apc/encoder_statistics.hpp"
 #include "serve_fixture.hpp"
 #include "store_builder.hpp"
 #include "test_dir.hpp"
@@ -73,13 +75,35 @@ TEST(BarmanConvert, TruncatedDumpKeepsDecodedRecordsAndExitsThree) {
     ASSERT_TRUE(input.contains("stopped")) << out;
     EXPECT_GE(input["stopped"]["offset"].get<std::uint64_t>(), 1744U + 9900U);
     EXPECT_EQ(input["stopped"]["record"], "record block");
+    EXPECT_EQ(input["stopped"]["kind"], "truncated");  // the file was cut, not corrupted
     EXPECT_GT(input["records"]["counter sample with PC"]["mapped"].get<int>(), 20);
+    // What the encoder counted, every statistic of its table with its severity and description.
+    const auto& encoder = j["statistics"]["encoder"];
+    ASSERT_EQ(encoder.size(), apc::kEncoderStatistics.size()) << out;
+    for (std::size_t i = 0; i < apc::kEncoderStatistics.size(); ++i) {
+        const model::StatisticSpec& spec = apc::kEncoderStatistics[i];
+        EXPECT_EQ(encoder[i]["name"], std::string(spec.name));
+        EXPECT_EQ(encoder[i]["severity"], std::string(model::severity_name(spec.severity)));
+        EXPECT_EQ(encoder[i]["description"], std::string(spec.description));
+    }
+    EXPECT_GT(encoder[static_cast<std::size_t>(apc::EncoderStat::Frames)]["value"].get<int>(), 0);
 
     const auto [irc, inspect] = run_apcgate({"inspect", out_dir.string(), "--json"});
     ASSERT_EQ(irc, 0) << inspect;
     const auto summary = json_in(inspect);
     EXPECT_TRUE(summary["valid"].get<bool>());
     EXPECT_GT(summary["messages"]["Backtrace"].get<int>(), 20) << inspect;
+    // The capture keeps what the conversion counted: inspect shows the input's and the
+    // encoder's statistics as convert --json printed them, the input's problem among them.
+    std::map<std::string, nlohmann::json> recorded;
+    for (const auto& part : summary["statistics"]) recorded[part["who"]] = part["statistics"];
+    const std::string input_part = "source " + (dir / "cut.raw").string();
+    ASSERT_TRUE(recorded.count(input_part)) << summary["statistics"].dump();
+    EXPECT_EQ(recorded[input_part], input["statistics"]);
+    EXPECT_EQ(recorded["encoder"], encoder);
+    const auto [trc, text] = run_apcgate({"inspect", out_dir.string()});
+    EXPECT_EQ(trc, 0) << text;
+    EXPECT_NE(text.find(input_part + ": problems = 1 (error)"), std::string::npos) << text;
 }
 
 // A bad record is skipped and the rest converts, but the input was read wrong there: exit 3,
@@ -121,15 +145,15 @@ TEST(BarmanConvert, BadRecordsAreCountedTheRestConvertedAndTheExitIsThree) {
 }
 
 // Issue 27: a flipped byte in the agent's 32-bit big-endian wrapped buffer put a custom
-// counter value on core 655,361 of a store of 4 cores (2 of them with PMU settings); convert exited 0 with no problem and wrote a
-// capture inspect rejects. Now the record is a bad record naming its offset, kind and field
-// (exit 3), and the capture, without it, is valid.
+// counter value on core 655,361 of a store of 4 cores (2 of them with PMU settings); convert exited
+// 0 with no problem and wrote a capture inspect rejects. Now the record is a bad record naming its
+// offset, kind and field (exit 3), and the capture, without it, is valid.
 TEST(BarmanConvert, ARecordOnACorePastMaxCoresIsABadRecord) {
     const TestDir scratch("barman_core");
     const auto out_dir = scratch.path() / "core.apc";
-    const auto [rc, out] = run_apcgate({"convert",
-                                        APCGATE_TESTDATA_DIR "/hostile/barman_flip19_core655361.raw",
-                                        "-o", out_dir.string(), "--json"});
+    const auto [rc, out] =
+        run_apcgate({"convert", APCGATE_TESTDATA_DIR "/hostile/barman_flip19_core655361.raw", "-o",
+                     out_dir.string(), "--json"});
     EXPECT_EQ(rc, 3) << out;
     const auto j = json_in(out);
     ASSERT_TRUE(j.is_object()) << out;
@@ -140,6 +164,7 @@ TEST(BarmanConvert, ARecordOnACorePastMaxCoresIsABadRecord) {
     EXPECT_EQ(p["offset"], 2804) << p.dump();  // the core field the flip hit
     EXPECT_EQ(p["record"], "custom counter value") << p.dump();
     EXPECT_EQ(p["field"], "core") << p.dump();
+    EXPECT_EQ(p["kind"], "malformed") << p.dump();
     EXPECT_NE(p["message"].get<std::string>().find("core 655361 is not below max_cores 4"),
               std::string::npos)
         << p.dump();

@@ -34,7 +34,7 @@ Header parse(const std::vector<std::uint8_t>& file) {
 Error parse_error(const std::vector<std::uint8_t>& file) {
     auto h = read_header(file, file.size());
     EXPECT_FALSE(h);
-    return h ? Error::at("parsed") : h.error();
+    return h ? Error::at(ErrorKind::Internal, "parsed") : h.error();
 }
 
 void expect_generator_header(const Header& h) {
@@ -196,6 +196,7 @@ TEST(BarmanHeader, AcceptsProtocolVersionsOneToThree) {
     const Error e = parse_error(sample_builder(c).linear(64));
     EXPECT_NE(e.message.find("protocol version 4"), std::string::npos) << e.to_string();
     EXPECT_EQ(e.offset, 8U);
+    EXPECT_EQ(e.kind, ErrorKind::Unsupported);
 }
 
 TEST(BarmanHeader, UnknownMagicSaysWhichBytesWereSeen) {
@@ -207,6 +208,7 @@ TEST(BarmanHeader, UnknownMagicSaysWhichBytesWereSeen) {
         << e.message;
     EXPECT_EQ(e.offset, 0U);
     EXPECT_EQ(e.record, "header");
+    EXPECT_EQ(e.kind, ErrorKind::Malformed);
     EXPECT_FALSE(is_barman_magic(file));
     EXPECT_TRUE(is_barman_magic(sample_builder({}).linear(64)));
 }
@@ -246,7 +248,9 @@ TEST(BarmanHeader, RejectsImplausibleConstantsAndBadHeaderLength) {
         << mismatch.message;
 
     const std::vector<std::uint8_t> short_file(file.begin(), file.begin() + 40);
-    EXPECT_FALSE(read_header(short_file, short_file.size()));
+    const auto cut = read_header(short_file, short_file.size());
+    ASSERT_FALSE(cut);
+    EXPECT_EQ(cut.error().kind, ErrorKind::Truncated) << cut.error().to_string();
 }
 
 TEST(BarmanHeader, ReportsBadStringsAndCountsButKeepsReading) {

@@ -158,6 +158,7 @@ TEST(BarmanRecords, BadRecordsAreReportedWithOffsetAndKind) {
     EXPECT_NE(d.bad[3].message.find("custom counter 7"), std::string::npos);
     EXPECT_NE(d.bad[4].message.find("annotation type 9"), std::string::npos);
     EXPECT_EQ(d.bad[5].record, "record block");
+    for (const auto& e : d.bad) EXPECT_EQ(e.kind, ErrorKind::Malformed) << e.to_string();
     // Offsets point into the file, inside the record area, in increasing order.
     auto loaded = BarmanSource::load(write_temp("bad.raw", file));
     for (std::size_t i = 0; i < d.bad.size(); ++i) {
@@ -187,6 +188,7 @@ TEST(BarmanRecords, BlockLengthPastTheDataStopsWithEarlierRecordsKept) {
     EXPECT_EQ(d.stop->record, "record block");
     EXPECT_NE(d.stop->message.find("runs past the end of the record data"), std::string::npos)
         << d.stop->message;
+    EXPECT_EQ(d.stop->kind, ErrorKind::Malformed);  // the file is whole: the length is wrong
 }
 
 TEST(BarmanRecords, CircularStoreUnwrapsMonotonicOffsetsAndWrapPadding) {
@@ -257,9 +259,11 @@ TEST(BarmanRecords, TruncatedDumpReadsWhatTheFileHolds) {
     ASSERT_TRUE(cut);
     ASSERT_TRUE(cut->geometry.truncated.has_value());
     EXPECT_NE(cut->geometry.truncated->message.find("the file ends at byte"), std::string::npos);
+    EXPECT_EQ(cut->geometry.truncated->kind, ErrorKind::Truncated);
     const Decoded d = decode(file, "cut.raw");
     EXPECT_EQ(d.types.size(), 4U);
     ASSERT_TRUE(d.stop);  // the fifth block's length runs past what the file holds
+    EXPECT_EQ(d.stop->kind, ErrorKind::Truncated);  // because the file was cut there
 }
 
 TEST(BarmanRecords, InconsistentLinearOffsetsAreClampedAndReported) {

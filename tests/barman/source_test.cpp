@@ -267,8 +267,8 @@ TEST(BarmanSource, RecordsOnCoresPastMaxCoresAreBadAndOtherCoresAreDeclared) {
     b.series(0, "drops", "", 0xffffffffU, 1.0, 1, 1, 1);
     b.sample(0, 10, 1, std::nullopt, {1, 1});
     b.annotation(3, 11, 1, 1, 0, 0, 0, "from core 3");  // no PMU settings, below max_cores
-    b.custom(0xA0001, 12, 1, 0, 7);                      // core 655,361
-    b.halt(4, 13, true);                                 // core 4 = max_cores
+    b.custom(0xA0001, 12, 1, 0, 7);                     // core 655,361
+    b.halt(4, 13, true);                                // core 4 = max_cores
     b.custom(1, 14, 1, 0, 8);
     auto loaded_file = b.linear(2048);
     const auto path = write_temp("cores.raw", loaded_file);

@@ -19,14 +19,14 @@ constexpr int kCores = 8;
 constexpr int kBlockCounters = 6;
 
 class CountingSink : public FrameSink {
-public:
+  public:
     void frame(std::span<const std::uint8_t> body) override { bytes += body.size(); }
     std::uint64_t bytes = 0;
 };
 
 // Frames with their local-capture length prefixes, for the decoder benchmark.
 class FileSink : public FrameSink {
-public:
+  public:
     void frame(std::span<const std::uint8_t> body) override {
         const auto n = static_cast<std::uint32_t>(body.size());
         for (int i = 0; i < 4; ++i) file.push_back(static_cast<std::uint8_t>(n >> (8 * i)));
@@ -127,7 +127,6 @@ void BM_Decode(benchmark::State& state) {
     state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * sink.file.size()));
 }
 BENCHMARK(BM_Decode)->Unit(benchmark::kMillisecond);
-
 
 // A converter's spans: 1 M span annotations (half of them a span's end) on 4 threads, as
 // SpanRuns of 2048 items and, for comparison, as one Annotation event each.

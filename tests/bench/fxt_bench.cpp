@@ -94,8 +94,8 @@ void BM_FxtToApcDirectory(benchmark::State& state) {
         if (!ok) return;
     }
     state.counters["output_bytes"] = static_cast<double>(written);
-    state.SetBytesProcessed(static_cast<std::int64_t>(
-        state.iterations() * std::filesystem::file_size(archive())));
+    state.SetBytesProcessed(
+        static_cast<std::int64_t>(state.iterations() * std::filesystem::file_size(archive())));
 }
 
 BENCHMARK(BM_FxtIndexPass)->Unit(benchmark::kMillisecond)->UseRealTime();

@@ -55,8 +55,7 @@ std::uint8_t* put_unsigned(std::uint64_t v, std::uint8_t* p) {
 // One frame being filled, of one type; sent once it nears its cap.
 class Frame {
   public:
-    Frame(std::uint8_t type, daemon::ApcDirectory& out)
-        : buf_(kFrameCap + kMaxMessage), out_(out) {
+    Frame(std::uint8_t type, daemon::ApcDirectory& out) : buf_(kFrameCap + kMaxMessage), out_(out) {
         buf_[0] = type;
         p = buf_.data() + 1;
     }

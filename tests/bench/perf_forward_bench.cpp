@@ -23,7 +23,8 @@ void forward(benchmark::State& state, const std::vector<std::uint8_t>& bytes, in
         std::size_t start = 0, pos = 0, frames = 0;
         while (pos + 8 <= bytes.size()) {
             std::uint64_t head = 0;
-            for (int i = 0; i < 8; ++i) head |= static_cast<std::uint64_t>(bytes[pos + i]) << (8 * i);
+            for (int i = 0; i < 8; ++i)
+                head |= static_cast<std::uint64_t>(bytes[pos + i]) << (8 * i);
             const auto size = static_cast<std::size_t>(head >> 48);
             if (pos + size - start > kMaxRaw) {
                 body.clear();

@@ -41,7 +41,8 @@ void BM_ConvertXrayLog(benchmark::State& state) {
         state.ResumeTiming();
         std::ostringstream out, err;
         const int rc = daemon::run_convert(convert_options(scratch.dir()), out, err);
-        if (rc != 0) state.SkipWithError(("convert exit " + std::to_string(rc) + ": " + err.str()).c_str());
+        if (rc != 0)
+            state.SkipWithError(("convert exit " + std::to_string(rc) + ": " + err.str()).c_str());
     }
     state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * log.bytes.size()));
 }
@@ -76,10 +77,14 @@ void report_converted_capture(benchmark::State& state, std::optional<bool> readi
     state.SetBytesProcessed(static_cast<std::int64_t>(state.iterations() * capture_bytes));
 }
 
-void BM_ReportConvertedCapture(benchmark::State& state) { report_converted_capture(state, std::nullopt); }
+void BM_ReportConvertedCapture(benchmark::State& state) {
+    report_converted_capture(state, std::nullopt);
+}
 BENCHMARK(BM_ReportConvertedCapture)->Unit(benchmark::kMillisecond)->UseRealTime();
 
-void BM_ReportConvertedCaptureOneThread(benchmark::State& state) { report_converted_capture(state, false); }
+void BM_ReportConvertedCaptureOneThread(benchmark::State& state) {
+    report_converted_capture(state, false);
+}
 BENCHMARK(BM_ReportConvertedCaptureOneThread)->Unit(benchmark::kMillisecond)->UseRealTime();
 
 // The console output, and then the ratio of the medians of each report benchmark's runs (each
@@ -101,11 +106,13 @@ class RatioReporter : public benchmark::ConsoleReporter {
         ConsoleReporter::Finalize();
         const double convert = median("BM_ConvertXrayLog");
         if (convert <= 0) return;
-        for (const char* report : {"BM_ReportConvertedCapture", "BM_ReportConvertedCaptureOneThread"}) {
+        for (const char* report :
+             {"BM_ReportConvertedCapture", "BM_ReportConvertedCaptureOneThread"}) {
             const double r = median(report);
             if (r <= 0) continue;
-            std::printf("%s/BM_ConvertXrayLog: %.2f (medians of %zu and %zu runs: %.0f ms / %.0f ms)\n",
-                        report, r / convert, runs(report), runs("BM_ConvertXrayLog"), r, convert);
+            std::printf(
+                "%s/BM_ConvertXrayLog: %.2f (medians of %zu and %zu runs: %.0f ms / %.0f ms)\n",
+                report, r / convert, runs(report), runs("BM_ConvertXrayLog"), r, convert);
         }
     }
 

@@ -116,8 +116,8 @@ void run_source(benchmark::State& state) {
     state.counters["model_events"] = static_cast<double>(events);
 }
 
-// The conversion as `convert` runs it (daemon/cli/convert.cpp): the capture engine merging, encoding
-// and handing the frames to `sink`, polled until the source ran out, then finished.
+// The conversion as `convert` runs it (daemon/cli/convert.cpp): the capture engine merging,
+// encoding and handing the frames to `sink`, polled until the source ran out, then finished.
 void run_conversion(benchmark::State& state, daemon::CaptureSink& sink) {
     StartedSource s = open_source(state, false);
     if (!s.source) return;

@@ -12,7 +12,7 @@
 namespace apcgate::collectors::procfs::testing {
 
 class FakeTree {
-public:
+  public:
     FakeTree() {
         std::string tmpl = (std::filesystem::temp_directory_path() / "procfs_test.XXXXXX").string();
         const char* dir = ::mkdtemp(tmpl.data());
@@ -50,7 +50,7 @@ public:
         std::filesystem::create_symlink(target, proc() / rel);
     }
 
-private:
+  private:
     std::filesystem::path root_;
 };
 

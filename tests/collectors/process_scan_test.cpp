@@ -52,12 +52,12 @@ TEST(ProcessScan, NamesEveryThreadWithItsProcessImage) {
     testing::FakeTree tree;
     make_processes(tree);
     std::vector<model::Event> events;
-    ScanCounts counts;
+    ProcfsStatistics counts;
     scan_threads(tree.proc(), kDefaultMaxThreads, events, counts);
     EXPECT_EQ(events.size(), 8U);  // a ProcComm and a ThreadName per thread
-    EXPECT_EQ(counts.threads_named, 4U);
-    EXPECT_EQ(counts.threads_skipped, 0U);
-    EXPECT_EQ(counts.tasks_vanished, 1U);  // pid 300
+    EXPECT_EQ(counts[ProcfsStat::ThreadsNamed], 4U);
+    EXPECT_EQ(counts[ProcfsStat::ThreadsSkipped], 0U);
+    EXPECT_EQ(counts[ProcfsStat::TasksVanished], 1U);  // pid 300
 
     const auto named = by_tid(events);
     ASSERT_EQ(named.size(), 4U);
@@ -81,10 +81,10 @@ TEST(ProcessScan, ThreadThatExitedMidScanIsSkipped) {
     tree.proc_file("100/task/100/comm", "app\n");
     std::filesystem::create_directories(tree.proc() / "100/task/101");  // comm already gone
     std::vector<model::Event> events;
-    ScanCounts counts;
+    ProcfsStatistics counts;
     scan_threads(tree.proc(), kDefaultMaxThreads, events, counts);
-    EXPECT_EQ(counts.threads_named, 1U);
-    EXPECT_EQ(counts.tasks_vanished, 1U);
+    EXPECT_EQ(counts[ProcfsStat::ThreadsNamed], 1U);
+    EXPECT_EQ(counts[ProcfsStat::TasksVanished], 1U);
     EXPECT_EQ(events.size(), 2U);
 }
 
@@ -92,19 +92,19 @@ TEST(ProcessScan, StopsNamingAtTheLimitAndCountsTheRest) {
     testing::FakeTree tree;
     make_processes(tree);
     std::vector<model::Event> events;
-    ScanCounts counts;
+    ProcfsStatistics counts;
     scan_threads(tree.proc(), 2, events, counts);
-    EXPECT_EQ(counts.threads_named, 2U);
-    EXPECT_EQ(counts.threads_skipped, 2U);
+    EXPECT_EQ(counts[ProcfsStat::ThreadsNamed], 2U);
+    EXPECT_EQ(counts[ProcfsStat::ThreadsSkipped], 2U);
     EXPECT_EQ(events.size(), 4U);
 }
 
 TEST(ProcessScan, MissingRootYieldsNothing) {
     std::vector<model::Event> events;
-    ScanCounts counts;
+    ProcfsStatistics counts;
     scan_threads("/nonexistent/proc", kDefaultMaxThreads, events, counts);
     EXPECT_TRUE(events.empty());
-    EXPECT_EQ(counts.threads_named, 0U);
+    EXPECT_EQ(counts[ProcfsStat::ThreadsNamed], 0U);
 }
 
 TEST(ProcessImage, ExeThenCmdlineThenBracketedComm) {

@@ -242,9 +242,9 @@ TEST(ProcfsSource, FirstPollSetsBaselinesSecondGivesExactValues) {
     EXPECT_EQ(s.at({"Linux_block_rq_wr", 0}), 2 * 512);
     EXPECT_EQ(s.at({"Linux_loadavg_1", 0}), 200);
     EXPECT_EQ(s.size(), 3U * 2 + 4 + 3 + 2 + 2 + 2);  // nothing per-core on a system counter
-    EXPECT_EQ(c.source.stats().samples, 2U);
-    EXPECT_EQ(c.source.stats().read_errors, 0U);
-    EXPECT_EQ(c.source.stats().parse_errors, 0U);
+    EXPECT_EQ(c.source.stats()[ProcfsStat::Samples], 2U);
+    EXPECT_EQ(c.source.stats()[ProcfsStat::ReadErrors], 0U);
+    EXPECT_EQ(c.source.stats()[ProcfsStat::ParseErrors], 0U);
 }
 
 TEST(ProcfsSource, EmitsOnlyEnabledCountersAndReadsOnlyTheirFiles) {
@@ -265,14 +265,14 @@ TEST(ProcfsSource, EmitsOnlyEnabledCountersAndReadsOnlyTheirFiles) {
     const std::map<std::pair<std::string, int>, std::int64_t> expected{
         {{"Linux_cpu_user", 0}, 2500}, {{"Linux_meminfo_memfree", 0}, 600000 * 1024LL}};
     EXPECT_EQ(s, expected);  // cpu1 had no tick: no share to report
-    EXPECT_EQ(c.source.stats().read_errors, 0U);
+    EXPECT_EQ(c.source.stats()[ProcfsStat::ReadErrors], 0U);
 }
 
 TEST(ProcfsSource, ThreadNamesComeWithTheFirstPollOnly) {
     Target t;
     Capture c(t.tree);
     c.start(only({"Linux_meminfo_memfree"}));
-    EXPECT_EQ(c.source.stats().threads_named, 2U);
+    EXPECT_EQ(c.source.stats()[ProcfsStat::ThreadsNamed], 2U);
     std::vector<model::Event> out;
     c.source.poll(5 * kMs, out);
     ASSERT_EQ(out.size(), 5U);  // 2 x (ProcComm, ThreadName), then the sample
@@ -326,8 +326,8 @@ TEST(ProcfsSource, VanishedAndMalformedFilesAreSkippedAndCounted) {
     EXPECT_EQ(s.count({"Linux_meminfo_memfree", 0}), 0U);
     EXPECT_EQ(s.count({"Linux_loadavg_1", 0}), 0U);
     EXPECT_EQ(s.count({"Linux_net_rx", 0}), 1U);
-    EXPECT_EQ(c.source.stats().read_errors, 1U);
-    EXPECT_EQ(c.source.stats().parse_errors, 1U);
+    EXPECT_EQ(c.source.stats()[ProcfsStat::ReadErrors], 1U);
+    EXPECT_EQ(c.source.stats()[ProcfsStat::ParseErrors], 1U);
 
     // meminfo comes back: it is reopened by path.
     t.tree.proc_file("meminfo", kMeminfo);
@@ -335,7 +335,7 @@ TEST(ProcfsSource, VanishedAndMalformedFilesAreSkippedAndCounted) {
     c.source.poll(20 * kMs, out);
     s = samples(c, out, 20 * kMs);
     EXPECT_EQ(s.at({"Linux_meminfo_memfree", 0}), 600000 * 1024LL);
-    EXPECT_EQ(c.source.stats().read_errors, 1U);
+    EXPECT_EQ(c.source.stats()[ProcfsStat::ReadErrors], 1U);
 }
 
 TEST(ProcfsSource, CountersGoingBackwardsEmitZeroAndRebaseline) {
@@ -473,8 +473,8 @@ TEST(ProcfsSource, SmokeOnTheRealProc) {
         EXPECT_LE(s->value, 10000);
     }
     EXPECT_GT(cpu_samples, 0);
-    EXPECT_EQ(source.stats().read_errors, 0U);
-    EXPECT_EQ(source.stats().parse_errors, 0U);
+    EXPECT_EQ(source.stats()[ProcfsStat::ReadErrors], 0U);
+    EXPECT_EQ(source.stats()[ProcfsStat::ParseErrors], 0U);
 }
 
 }  // namespace

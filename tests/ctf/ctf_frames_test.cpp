@@ -25,7 +25,7 @@ std::span<const std::uint8_t> body_of(const ctf::FrameBytes& frame, FrameKind ki
 }
 
 Error sample_error(const std::string& what) {
-    Error e = Error::at(what);
+    Error e = Error::at(ErrorKind::Malformed, what);
     e.input = "/t/chan_0";
     e.offset = 4096;
     e.record = "CTF data stream";
@@ -110,6 +110,7 @@ TEST(CtfFrames, ChunkRoundTripsEveryEventKindAndMapsKeys) {
               sample_error("No event class with ID 3").to_string());
     EXPECT_EQ(out.counts.problems()[0].to_string(),
               sample_error("cpu_id 9999 is out of range").to_string());
+    EXPECT_EQ(out.counts.problems()[0].kind, ErrorKind::Malformed);
     EXPECT_EQ(out.watermark, 20);
     EXPECT_EQ(out.clock_ns, 1700000000000000020);
     EXPECT_TRUE(out.finished);
@@ -155,6 +156,7 @@ TEST(CtfFrames, ProbeErrorAndEndRoundTrip) {
     Error e;
     ASSERT_TRUE(ctf::decode_error(body_of(frame, FrameKind::Error), e));
     EXPECT_EQ(e.to_string(), sample_error("Cannot create the metadata AST").to_string());
+    EXPECT_EQ(e.kind, ErrorKind::Malformed);  // the parent acts on it as on its own errors
 
     frame.clear();
     ctf::encode_end(frame);

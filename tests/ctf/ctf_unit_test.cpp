@@ -118,18 +118,21 @@ TEST(CtfMetadataPackets, BadSizesAreReportedWithOffsetAndField) {
     EXPECT_EQ(zero.error().field, "content_size");
     EXPECT_EQ(zero.error().offset, std::optional<std::uint64_t>(20));
     EXPECT_EQ(zero.error().record, "metadata packet header");
+    EXPECT_EQ(zero.error().kind, ErrorKind::Malformed);
     auto small = ctf::check_metadata_packets(metadata_packet("text", 0, 37 * 8));
     ASSERT_FALSE(small);
     EXPECT_EQ(small.error().field, "packet_size");
     auto past_end = ctf::check_metadata_packets(metadata_packet("text", 1000 * 8, 1000 * 8));
     ASSERT_FALSE(past_end);
     EXPECT_NE(past_end.error().message.find("past the end"), std::string::npos);
+    EXPECT_EQ(past_end.error().kind, ErrorKind::Truncated);
     auto bad_second = metadata_packet("a");
     bad_second.insert(bad_second.end(), 40, 0);  // a second header without the magic
     auto magic = ctf::check_metadata_packets(bad_second);
     ASSERT_FALSE(magic);
     EXPECT_EQ(magic.error().field, "magic");
     EXPECT_EQ(magic.error().offset, std::optional<std::uint64_t>(38));
+    EXPECT_EQ(magic.error().kind, ErrorKind::Malformed);
 }
 
 TEST(CtfMetadataPackets, ATraceWithABadPacketIsRejectedNotHung) {
@@ -242,6 +245,7 @@ TEST(CtfDecodeBound, EightEventsPerStreamByteMeasuredAgainWhenPassed) {
     EXPECT_FALSE(bound.exceeded(80));
     EXPECT_TRUE(bound.exceeded(81));
     const std::string why = bound.error(81).message;
+    EXPECT_EQ(bound.error(81).kind, ErrorKind::Limit);
     EXPECT_NE(why.find("81 events from 10 bytes"), std::string::npos) << why;
     EXPECT_NE(why.find("bound of 8 events per byte (80 events"), std::string::npos) << why;
     // A trace still being written has grown meanwhile: its new size counts.

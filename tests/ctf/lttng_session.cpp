@@ -79,7 +79,7 @@ Status run_session(const std::string& session, const std::vector<std::string>& s
     for (const auto& step : steps) {
         if (sh(step, log) != 0) {
             sh("lttng destroy " + session, log);
-            return Error::at("`" + step + "` failed: " + read_all(log));
+            return Error::at(ErrorKind::Io, "`" + step + "` failed: " + read_all(log));
         }
     }
     sh("lttng destroy " + session, log);

@@ -15,7 +15,8 @@ namespace {
 namespace fs = std::filesystem;
 
 fs::path fresh(const char* name) {
-    const fs::path p = fs::temp_directory_path() / (std::string("apcdir-") + name + "-" + std::to_string(::getpid()));
+    const fs::path p = fs::temp_directory_path() /
+                       (std::string("apcdir-") + name + "-" + std::to_string(::getpid()));
     fs::remove_all(p);
     return p;
 }
@@ -64,11 +65,37 @@ TEST(ApcDirectory, ExistingDirectoryNeedsForceAndKeepsOtherFiles) {
     auto refused = ApcDirectory::create(dir, false, Durability::Synced);
     ASSERT_FALSE(refused);
     EXPECT_NE(refused.error().message.find("already exists"), std::string::npos);
+    EXPECT_EQ(refused.error().kind, ErrorKind::Refused);  // record and convert exit 4 on it
     auto forced = ApcDirectory::create(dir, true, Durability::Synced);
     ASSERT_TRUE(forced);
     EXPECT_TRUE(fs::exists(dir / "mine.txt"));
     std::ofstream(dir / "file") << "x";
-    EXPECT_FALSE(ApcDirectory::create(dir / "file", true, Durability::Synced));  // not a directory
+    // A file in the way: without --force refused like a directory; with it, no use telling
+    // the user to give --force.
+    auto file_unforced = ApcDirectory::create(dir / "file", false, Durability::Synced);
+    ASSERT_FALSE(file_unforced);
+    EXPECT_EQ(file_unforced.error().kind, ErrorKind::Refused);
+    auto file_forced = ApcDirectory::create(dir / "file", true, Durability::Synced);
+    ASSERT_FALSE(file_forced);
+    EXPECT_NE(file_forced.error().kind, ErrorKind::Refused);
+    // The OS's refusal is an Io error, not an existing output: no parent directory.
+    auto no_parent = ApcDirectory::create(dir / "missing" / "out.apc", false, Durability::Synced);
+    ASSERT_FALSE(no_parent);
+    EXPECT_EQ(no_parent.error().kind, ErrorKind::Io);
+    fs::remove_all(dir);
+}
+
+// A capture replaced with --force that ends before writing its statistics (killed) must not
+// show the old capture's: they would describe losses it never had.
+TEST(ApcDirectory, ForceDeletesTheOldCapturesStatisticsAtOnce) {
+    const fs::path dir = fresh("stale-statistics");
+    fs::create_directories(dir);
+    std::ofstream(dir / std::string(kStatisticsFile)) << "{}";
+    auto forced = ApcDirectory::create(dir, true, Durability::Synced);
+    ASSERT_TRUE(forced);
+    EXPECT_FALSE(fs::exists(dir / std::string(kStatisticsFile)));
+    ASSERT_TRUE((*forced)->write_document(kStatisticsFile, "{\"apcgate_statistics\": 1}"));
+    EXPECT_TRUE(fs::exists(dir / std::string(kStatisticsFile)));
     fs::remove_all(dir);
 }
 
@@ -120,8 +147,7 @@ TEST_P(ApcDirectoryDurability, ReservesSpaceAheadOnlyWhenConvertingAndGivesTheRe
         fresh(GetParam() == Durability::Synced ? "reserve-synced" : "reserve-cached");
     fs::create_directories(dir);
     {
-        wire::UniqueFd probe(
-            ::open((dir / "probe").c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0644));
+        wire::UniqueFd probe(::open((dir / "probe").c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0644));
         ASSERT_TRUE(probe.valid());
         if (::fallocate(probe.get(), FALLOC_FL_KEEP_SIZE, 0, 1 << 20) != 0)
             GTEST_SKIP() << "this filesystem has no fallocate";

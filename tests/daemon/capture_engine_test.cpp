@@ -14,7 +14,7 @@ namespace apcgate::daemon {
 namespace {
 
 class MemorySink final : public CaptureSink {
-public:
+  public:
     void frame(std::span<const std::uint8_t> body) override {
         frames.emplace_back(body.begin(), body.end());
         bytes += body.size() + 5;
@@ -30,12 +30,12 @@ public:
 
 // Emits one counter sample per poll at the poll time, for `key`, on `core`.
 class TickSource final : public collectors::Source {
-public:
+  public:
     TickSource(std::string name, model::Nanos period, int core, bool fail = false)
         : name_(std::move(name)), period_(period), core_(core), fail_(fail) {}
     [[nodiscard]] std::string_view name() const override { return name_; }
     Status start(const collectors::CaptureContext& ctx) override {
-        if (fail_) return Error::at("no such device");
+        if (fail_) return Error::at(ErrorKind::Io, "no such device");
         key_ = *ctx.counters.key("c" + std::to_string(core_));
         return {};
     }
@@ -50,7 +50,7 @@ public:
     }
     bool stopped = false;
 
-private:
+  private:
     std::string name_;
     model::Nanos period_;
     int core_;
@@ -61,7 +61,7 @@ private:
 
 // Each poll: one counter sample (a stream that fills slowly) and one 30000-byte annotation.
 class BulkSource final : public collectors::Source {
-public:
+  public:
     [[nodiscard]] std::string_view name() const override { return "bulk"; }
     Status start(const collectors::CaptureContext& ctx) override {
         key_ = *ctx.counters.key("c0");
@@ -76,7 +76,7 @@ public:
     }
     void stop(model::Nanos /*now*/, std::vector<model::Event>& /*out*/) override {}
 
-private:
+  private:
     model::CounterKey key_ = 0;
     std::int64_t n_ = 0;
 };
@@ -84,7 +84,7 @@ private:
 // A recorded input: `chunks` polls of 100 counter samples 1 us apart from `from` on, each
 // poll's watermark its last sample's time. Counts its polls and what the engine got back.
 class TraceSource final : public collectors::Source {
-public:
+  public:
     TraceSource(model::Nanos from, int chunks, int core)
         : next_(from), chunks_(chunks), core_(core) {}
     [[nodiscard]] std::string_view name() const override { return "trace"; }
@@ -102,7 +102,7 @@ public:
     }
     int polls = 0;
 
-private:
+  private:
     model::Nanos next_;
     int chunks_;
     int core_;
@@ -328,7 +328,7 @@ TEST(CaptureEngine, BufferedModeReportsFull) {
 // A recorded input of annotations only (spans, notes: no counter, no activity), all in one
 // poll: two single annotations, then a SpanRun of four.
 class SpansOnlySource final : public collectors::Source {
-public:
+  public:
     explicit SpansOnlySource(bool empty) : empty_(empty) {}
     [[nodiscard]] std::string_view name() const override { return "spans"; }
     Status start(const collectors::CaptureContext& /*ctx*/) override { return {}; }
@@ -345,13 +345,13 @@ public:
         return {5'100'000, true};
     }
 
-private:
+  private:
     bool empty_;
 };
 
 // Counter samples of `key`, as (ts, value), from a finished capture.
 std::vector<std::pair<model::Nanos, std::int64_t>> samples_of(const MemorySink& sink,
-                                                               model::CounterKey key) {
+                                                              model::CounterKey key) {
     std::vector<std::pair<model::Nanos, std::int64_t>> out;
     auto events = apc::rebuild_events(decode_all(sink));
     EXPECT_TRUE(events);

@@ -7,12 +7,17 @@
 namespace apcgate::daemon {
 namespace {
 
-model::Event idle(model::Nanos ts, int core) { return model::Idle{ts, core, -1}; }
+model::Event idle(model::Nanos ts, int core) {
+    return model::Idle{ts, core, -1};
+}
 
 std::vector<std::pair<model::Nanos, int>> drain(EventMerger& m, bool everything = false) {
     std::vector<std::pair<model::Nanos, int>> out;
-    m.release([&](model::Event& e) { out.emplace_back(model::timestamp_of(e), std::get<model::Idle>(e).core); },
-              everything);
+    m.release(
+        [&](model::Event& e) {
+            out.emplace_back(model::timestamp_of(e), std::get<model::Idle>(e).core);
+        },
+        everything);
     return out;
 }
 
@@ -25,7 +30,8 @@ TEST(EventMerger, ReleasesOnlyUpToTheSlowestWatermark) {
     EXPECT_TRUE(drain(m).empty());
     std::vector<model::Event> b{idle(20, 1), idle(40, 1)};
     m.push(1, b, 40, false);
-    EXPECT_EQ(drain(m), (std::vector<std::pair<model::Nanos, int>>{{10, 0}, {20, 1}, {30, 0}, {40, 1}}));
+    EXPECT_EQ(drain(m),
+              (std::vector<std::pair<model::Nanos, int>>{{10, 0}, {20, 1}, {30, 0}, {40, 1}}));
     EXPECT_EQ(m.pending(), 1U);
     std::vector<model::Event> none;
     m.push(1, none, 100, true);  // finished sources no longer hold the others back
@@ -48,7 +54,6 @@ TEST(EventMerger, EverythingDrainsAtTheEnd) {
     EXPECT_TRUE(drain(m).empty());
     EXPECT_EQ(drain(m, true).size(), 1U);
 }
-
 
 // A SpanRun that reaches past another source's head is split there: its front goes first, the
 // rest after the other source's event, and nothing is lost or reordered.

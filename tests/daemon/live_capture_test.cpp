@@ -14,7 +14,7 @@ namespace {
 
 // A client that reads nothing until told: every frame stays unsent.
 class StalledSink final : public CaptureSink {
-public:
+  public:
     void frame(std::span<const std::uint8_t> body) override {
         bytes += body.size() + 5;
         if (stalls) unsent += body.size() + 5;
@@ -43,7 +43,7 @@ public:
 
 // A trace input: `chunks` polls, each one 64 KiB annotation 1 us after the previous one.
 class TraceInput final : public collectors::Source {
-public:
+  public:
     explicit TraceInput(int chunks) : chunks_(chunks) {}
     [[nodiscard]] std::string_view name() const override { return "trace"; }
     Status start(const collectors::CaptureContext& /*ctx*/) override { return {}; }
@@ -58,7 +58,7 @@ public:
     }
     int polls = 0;
 
-private:
+  private:
     int chunks_;
     model::Nanos ts_ = 0;
 };

@@ -18,12 +18,14 @@ TEST(Loggable, NewlinesAndControlBytesBecomeEscapes) {
 
 TEST(Loggable, ValidUtf8StaysAndEverythingElseIsEscaped) {
     EXPECT_EQ(loggable("caf\xc3\xa9 \xe2\x82\xac"), "caf\xc3\xa9 \xe2\x82\xac");  // café €
-    EXPECT_EQ(loggable("\xc2\x9b" "2J"), "\\xc2\\x9b2J");   // U+009B, a C1 CSI
+    EXPECT_EQ(loggable("\xc2\x9b"
+                       "2J"),
+              "\\xc2\\x9b2J");                               // U+009B, a C1 CSI
     EXPECT_EQ(loggable("\xe2\x80\xa8"), "\\xe2\\x80\\xa8");  // U+2028 line separator
-    EXPECT_EQ(loggable("\xff\xfe"), "\\xff\\xfe");            // not UTF-8
-    EXPECT_EQ(loggable("\xc3"), "\\xc3");                     // truncated sequence
-    EXPECT_EQ(loggable("\xc0\xaf"), "\\xc0\\xaf");            // overlong '/'
-    EXPECT_EQ(loggable("\xed\xa0\x80"), "\\xed\\xa0\\x80");   // a surrogate
+    EXPECT_EQ(loggable("\xff\xfe"), "\\xff\\xfe");           // not UTF-8
+    EXPECT_EQ(loggable("\xc3"), "\\xc3");                    // truncated sequence
+    EXPECT_EQ(loggable("\xc0\xaf"), "\\xc0\\xaf");           // overlong '/'
+    EXPECT_EQ(loggable("\xed\xa0\x80"), "\\xed\\xa0\\x80");  // a surrogate
 }
 
 TEST(Loggable, LongTextIsCutAndSaysHowLongItWas) {

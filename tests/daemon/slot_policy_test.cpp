@@ -11,10 +11,18 @@ namespace {
 using std::chrono::seconds;
 const std::chrono::steady_clock::time_point t0{};
 
-SlotState half_open(int since_s) { return {false, false, false, t0 + seconds(since_s)}; }
-SlotState idle(int since_s) { return {false, true, false, t0 + seconds(since_s)}; }
-SlotState capturing(int since_s) { return {false, true, true, t0 + seconds(since_s)}; }
-SlotState closing(int since_s) { return {true, true, false, t0 + seconds(since_s)}; }
+SlotState half_open(int since_s) {
+    return {false, false, false, t0 + seconds(since_s)};
+}
+SlotState idle(int since_s) {
+    return {false, true, false, t0 + seconds(since_s)};
+}
+SlotState capturing(int since_s) {
+    return {false, true, true, t0 + seconds(since_s)};
+}
+SlotState closing(int since_s) {
+    return {true, true, false, t0 + seconds(since_s)};
+}
 
 TEST(SlotPolicy, TheOldestHalfOpenConnectionGoesFirst) {
     const std::vector<SlotState> slots{idle(1), half_open(5), half_open(3), capturing(0)};

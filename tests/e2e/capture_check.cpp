@@ -53,7 +53,8 @@ CheckedCapture check_capture(const std::vector<std::string>& bodies,
     apc::FrameRuleChecker rules(keys, captured.info.target.cores);
     std::uint64_t offset = 0;
     for (const auto& b : bodies) {
-        std::span<const std::uint8_t> body(reinterpret_cast<const std::uint8_t*>(b.data()), b.size());  // NOLINT
+        std::span<const std::uint8_t> body(reinterpret_cast<const std::uint8_t*>(b.data()),
+                                           b.size());  // NOLINT
         auto f = apc::decode_frame(body, offset);
         offset += b.size();
         if (!f) {
@@ -62,15 +63,18 @@ CheckedCapture check_capture(const std::vector<std::string>& bodies,
         }
         rules.check(*f);
         for (const auto& m : f->messages) {
-            if (const auto* s = std::get_if<model::CounterSample>(&m.body)) ++out.values_per_key[s->key];
-            if (const auto* e = std::get_if<apc::BlockEntry>(&m.body); e && e->key > 2) ++out.values_per_key[e->key];
+            if (const auto* s = std::get_if<model::CounterSample>(&m.body))
+                ++out.values_per_key[s->key];
+            if (const auto* e = std::get_if<apc::BlockEntry>(&m.body); e && e->key > 2)
+                ++out.values_per_key[e->key];
             if (std::holds_alternative<model::ThreadName>(m.body)) ++out.thread_names;
             if (std::holds_alternative<model::ProcComm>(m.body)) ++out.proc_comms;
             if (std::holds_alternative<apc::SummaryMessage>(m.body)) ++out.summaries;
         }
         out.frames.push_back(std::move(f).value());
     }
-    for (const auto& v : rules.finish()) out.errors.push_back(std::to_string(v.offset) + ": " + v.text);
+    for (const auto& v : rules.finish())
+        out.errors.push_back(std::to_string(v.offset) + ": " + v.text);
     return out;
 }
 

@@ -16,7 +16,7 @@ struct StreamResult {
     std::vector<std::string> frames;  // APC data bodies, in order
     int acks = 0;                     // ACKs that arrived among the frames (pings)
     bool end_of_sequence = false;
-    std::vector<Response> other;      // anything else
+    std::vector<Response> other;  // anything else
 };
 
 // Reads responses until the zero-length APC Data (or `timeout` passes / the socket closes).

@@ -20,7 +20,9 @@ namespace apcgate::e2e {
 
 namespace fs = std::filesystem;
 
-std::string apcgate_binary() { return APCGATE_BINARY; }
+std::string apcgate_binary() {
+    return APCGATE_BINARY;
+}
 
 fs::path temp_dir(const std::string& name) {
     // Every directory of this test process lives under one root that is removed when the process
@@ -55,7 +57,8 @@ pid_t spawn(const std::vector<std::string>& args, const fs::path& log,
     for (char** e = environ; *e != nullptr; ++e) {
         const std::string_view entry(*e);
         const auto overridden = [&](const auto& kv) { return entry.starts_with(kv.first + "="); };
-        if (std::none_of(extra_env.begin(), extra_env.end(), overridden)) env_text.emplace_back(entry);
+        if (std::none_of(extra_env.begin(), extra_env.end(), overridden))
+            env_text.emplace_back(entry);
     }
     for (const auto& [name, value] : extra_env) env_text.push_back(name + "=" + value);
     std::vector<char*> envp;
@@ -102,7 +105,9 @@ DaemonProcess::~DaemonProcess() {
     fs::remove_all(log_.parent_path(), ec);
 }
 
-std::string DaemonProcess::log() const { return read_whole_file(log_); }
+std::string DaemonProcess::log() const {
+    return read_whole_file(log_);
+}
 
 std::optional<int> DaemonProcess::wait_for_port(std::chrono::milliseconds timeout) {
     const auto deadline = std::chrono::steady_clock::now() + timeout;
@@ -170,7 +175,9 @@ int DaemonProcess::open_fds() const {
     return n;
 }
 
-long DaemonProcess::rss_kib() const { return status_kib("VmRSS"); }
+long DaemonProcess::rss_kib() const {
+    return status_kib("VmRSS");
+}
 
 long DaemonProcess::status_kib(const std::string& field) const {
     std::ifstream in("/proc/" + std::to_string(pid_) + "/status");

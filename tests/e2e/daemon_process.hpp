@@ -4,9 +4,8 @@
 
 #include <sys/types.h>
 
-#include <csignal>
-
 #include <chrono>
+#include <csignal>
 #include <filesystem>
 #include <functional>
 #include <optional>
@@ -22,7 +21,7 @@ using EnvironmentFor = std::function<std::vector<std::pair<std::string, std::str
     const std::filesystem::path& log)>;
 
 class DaemonProcess {
-public:
+  public:
     // Starts `apcgate args...` with stdout/stderr sent to a log file in a temp dir.
     explicit DaemonProcess(std::vector<std::string> args, const EnvironmentFor& env = {});
     ~DaemonProcess();  // SIGKILL if still running
@@ -40,14 +39,14 @@ public:
     [[nodiscard]] bool running();
     [[nodiscard]] pid_t pid() const { return pid_; }
     [[nodiscard]] std::string log() const;
-    [[nodiscard]] int open_fds() const;       // entries in /proc/PID/fd
-    [[nodiscard]] long rss_kib() const;       // VmRSS from /proc/PID/status
+    [[nodiscard]] int open_fds() const;  // entries in /proc/PID/fd
+    [[nodiscard]] long rss_kib() const;  // VmRSS from /proc/PID/status
     // One "kB" field of /proc/PID/status (VmRSS, RssAnon, ...); -1 when absent.
     [[nodiscard]] long status_kib(const std::string& field) const;
     // /proc/PID/status and smaps_rollup, for a failure message about memory.
     [[nodiscard]] std::string memory_report() const;
 
-private:
+  private:
     pid_t pid_ = -1;
     std::optional<int> status_;
     std::filesystem::path log_;
@@ -58,13 +57,13 @@ private:
 // the way to deliver a signal at a known point of its start (its first unblocking) without
 // racing it.
 class SignalBlocked {
-public:
+  public:
     explicit SignalBlocked(int sig);
     ~SignalBlocked();
     SignalBlocked(const SignalBlocked&) = delete;
     SignalBlocked& operator=(const SignalBlocked&) = delete;
 
-private:
+  private:
     sigset_t previous_{};
 };
 

@@ -39,7 +39,8 @@ std::string data_file(const std::vector<std::string>& frames) {
     std::string out;
     for (const auto& f : frames) {
         const auto n = static_cast<std::uint32_t>(f.size());
-        for (int shift = 0; shift < 32; shift += 8) out.push_back(static_cast<char>((n >> shift) & 0xFFU));
+        for (int shift = 0; shift < 32; shift += 8)
+            out.push_back(static_cast<char>((n >> shift) & 0xFFU));
         out += f;
     }
     return out;
@@ -96,7 +97,8 @@ int main(int argc, char** argv) {
 
     std::filesystem::create_directories(out);
     if (!write_file(out / "captured.xml", captured_xml->body) ||
-        !write_file(out / "session.xml", kSession) || !write_file(out / "events.xml", events->body) ||
+        !write_file(out / "session.xml", kSession) ||
+        !write_file(out / "events.xml", events->body) ||
         !write_file(out / "0000000000", data_file(frames)))
         return fail("cannot write " + out.string());
     std::cout << frames.size() << " frames written to " << out.string() << std::endl;

@@ -1,6 +1,5 @@
 #include "host_client.hpp"
 
-
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <netinet/tcp.h>
@@ -14,7 +13,9 @@
 
 namespace apcgate::e2e {
 
-HostClient::~HostClient() { close(); }
+HostClient::~HostClient() {
+    close();
+}
 HostClient::HostClient(HostClient&& o) noexcept : fd_(std::exchange(o.fd_, -1)) {}
 HostClient& HostClient::operator=(HostClient&& o) noexcept {
     if (this != &o) {
@@ -31,7 +32,8 @@ std::optional<HostClient> HostClient::connect(int port) {
     addr.sin_family = AF_INET;
     addr.sin_port = htons(static_cast<std::uint16_t>(port));
     addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    if (::connect(c.fd_, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0) return std::nullopt;  // NOLINT
+    if (::connect(c.fd_, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0)
+        return std::nullopt;  // NOLINT
     int one = 1;
     ::setsockopt(c.fd_, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
     return c;
@@ -106,13 +108,14 @@ std::optional<Response> HostClient::read(std::chrono::milliseconds timeout) {
     const auto whole =
         std::max(deadline, std::chrono::steady_clock::now() + std::chrono::seconds(10));
     if (!read_exact({header + 1, 4}, whole)) return std::nullopt;
-    const std::uint32_t len = header[1] | header[2] << 8 | header[3] << 16 |
-                              static_cast<std::uint32_t>(header[4]) << 24;
+    const std::uint32_t len =
+        header[1] | header[2] << 8 | header[3] << 16 | static_cast<std::uint32_t>(header[4]) << 24;
     if (len > 256u * 1024 * 1024) return std::nullopt;
     Response r;
     r.code = header[0];
     r.body.resize(len);
-    if (len > 0 && !read_exact({reinterpret_cast<std::uint8_t*>(r.body.data()), len}, whole))  // NOLINT
+    if (len > 0 &&
+        !read_exact({reinterpret_cast<std::uint8_t*>(r.body.data()), len}, whole))  // NOLINT
         return std::nullopt;
     return r;
 }

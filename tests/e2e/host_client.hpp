@@ -21,7 +21,7 @@ struct Response {
 };
 
 class HostClient {
-public:
+  public:
     HostClient() = default;
     ~HostClient();
     HostClient(HostClient&& o) noexcept;
@@ -46,13 +46,20 @@ public:
     std::optional<Response> request(std::uint8_t code, std::string_view body = {});
     std::optional<Response> request_xml(std::string_view type);
 
-private:
+  private:
     bool read_exact(std::span<std::uint8_t> out, std::chrono::steady_clock::time_point deadline);
     int fd_ = -1;
 };
 
 // Command codes (seed: "Command Header") and response codes.
-enum : std::uint8_t { kRequestXml = 0, kDeliverXml = 1, kApcStart = 2, kApcStop = 3, kDisconnect = 4, kPing = 5 };
+enum : std::uint8_t {
+    kRequestXml = 0,
+    kDeliverXml = 1,
+    kApcStart = 2,
+    kApcStop = 3,
+    kDisconnect = 4,
+    kPing = 5
+};
 enum : std::uint8_t { kXml = 1, kApcData = 3, kAck = 4, kNak = 5, kError = 0xFF };
 
 }  // namespace apcgate::e2e

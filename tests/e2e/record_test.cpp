@@ -7,6 +7,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <nlohmann/json.hpp>
 #include <optional>
 #include <regex>
@@ -49,6 +50,22 @@ TEST(Record, DurationThenInspect) {
     EXPECT_GT(j["threads"].size(), 0U);
     EXPECT_GE(j["span_s"].get<double>(), 0.9);
     for (const auto& c : j["counters"]) EXPECT_GT(c["values"].get<int>(), 0) << c.dump();
+    // What the recording counted is kept with it: the encoder's count of frames is the
+    // frames inspect reads back, every source's table is there, and the text says so.
+    ASSERT_TRUE(j["statistics"].is_array()) << j.dump();
+    std::map<std::string, std::map<std::string, std::uint64_t>> recorded;
+    for (const auto& part : j["statistics"])
+        for (const auto& st : part["statistics"])
+            recorded[part["who"]][st["name"]] = st["value"].get<std::uint64_t>();
+    ASSERT_TRUE(recorded.count("encoder")) << j["statistics"].dump();
+    EXPECT_EQ(recorded["encoder"]["encoder_frames"], j["frames"].get<std::uint64_t>());
+    EXPECT_EQ(recorded["encoder"]["encoder_out_of_order"], 0u);
+    EXPECT_TRUE(recorded.count("procfs")) << j["statistics"].dump();
+    auto [trc, text] = run_apcgate({"inspect", out.string()});
+    EXPECT_EQ(trc, 0) << text;
+    EXPECT_NE(text.find("statistics counted while the capture was made (statistics.json)"),
+              std::string::npos)
+        << text;
 
     auto [drc, dump] = run_apcgate({"inspect", "--dump", out.string()});
     EXPECT_EQ(drc, 0);
@@ -96,7 +113,9 @@ TEST(Record, SigkillLeavesACaptureReadableUpToTheLastFlush) {
     const fs::path out = temp_dir("rec") / "kill.apc";
     DaemonProcess p({"record", "-o", out.string()});
     // Wait until several live-rate flushes reached the file.
-    for (int i = 0; i < 100 && (!fs::exists(out / "0000000000") || fs::file_size(out / "0000000000") < 2000); ++i)
+    for (int i = 0;
+         i < 100 && (!fs::exists(out / "0000000000") || fs::file_size(out / "0000000000") < 2000);
+         ++i)
         std::this_thread::sleep_for(std::chrono::milliseconds(50));
     std::this_thread::sleep_for(std::chrono::milliseconds(300));
     p.signal(SIGKILL);
@@ -105,6 +124,9 @@ TEST(Record, SigkillLeavesACaptureReadableUpToTheLastFlush) {
     EXPECT_TRUE(j["valid"].get<bool>()) << j.dump(2);
     EXPECT_GT(j["frames"].get<int>(), 3);
     EXPECT_GT(counter_values(j), 0U);
+    // Killed before its end: no statistics, and inspect says none were recorded.
+    EXPECT_FALSE(fs::exists(out / "statistics.json"));
+    EXPECT_TRUE(j["statistics"].is_null()) << j.dump(2);
     // No disk space stays allocated past the data (issue 27: 8 MiB past a 2 MB capture): at
     // most the last block and what the filesystem rounds to.
     struct stat st {};
@@ -139,8 +161,8 @@ TEST(Record, RefusesAnExistingDirectoryUnlessForcedAndDeletesNothingElse) {
 TEST(Record, BadSessionFileIsInvalidInput) {
     const fs::path dir = temp_dir("rec");
     std::ofstream(dir / "session.xml") << "<session version='1' sample_rate='sometimes'/>";
-    auto [rc, log] = run_apcgate({"record", "-o", (dir / "x.apc").string(), "--session",
-                                  (dir / "session.xml").string()});
+    auto [rc, log] = run_apcgate(
+        {"record", "-o", (dir / "x.apc").string(), "--session", (dir / "session.xml").string()});
     EXPECT_EQ(rc, 3) << log;
     EXPECT_NE(log.find("sample_rate"), std::string::npos) << log;
     EXPECT_FALSE(fs::exists(dir / "x.apc"));
@@ -154,7 +176,8 @@ TEST(Inspect, CorruptDataIsInvalidWithItsOffset) {
     std::fstream f(out / "0000000000", std::ios::in | std::ios::out | std::ios::binary);
     unsigned char len[4];
     f.read(reinterpret_cast<char*>(len), 4);  // NOLINT
-    const std::uint32_t first = len[0] | len[1] << 8 | len[2] << 16 | static_cast<std::uint32_t>(len[3]) << 24;
+    const std::uint32_t first =
+        len[0] | len[1] << 8 | len[2] << 16 | static_cast<std::uint32_t>(len[3]) << 24;
     f.seekp(4 + first);
     f.write("\xff\xff\xff\xff", 4);
     f.close();
@@ -175,8 +198,9 @@ fs::path handmade_capture(const std::string& name, int cores,
     std::ofstream(dir / "captured.xml")
         << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<captured version=\"1\" type=\"Gator\" "
            "protocol=\"680\"><target name=\"t\" sample_rate=\"1000\" cores=\""
-        << cores << "\" cpuid=\"0x0\" supports_live=\"yes\"/><counters><counter key=\"0x3\" "
-                    "type=\"t_count\"/></counters></captured>\n";
+        << cores
+        << "\" cpuid=\"0x0\" supports_live=\"yes\"/><counters><counter key=\"0x3\" "
+           "type=\"t_count\"/></counters></captured>\n";
     std::ofstream(dir / "session.xml")
         << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<session version=\"1\"/>\n";
     std::ofstream(dir / "events.xml") << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<events/>\n";
@@ -267,6 +291,24 @@ TEST(Inspect, AnEventsXmlDisplayItsClassDoesNotAllowIsInvalid) {
     auto [rc, text] = run_apcgate({"inspect", dir.string()});
     EXPECT_EQ(rc, 3) << text;
     EXPECT_NE(text.find("counter t_count of class absolute has display 'hertz'"), std::string::npos)
+        << text;
+}
+
+// statistics.json is not part of the APC format: one that is damaged (or hostile) is a warning
+// with its kind, and the capture is still judged on its frames alone.
+TEST(Inspect, ADamagedStatisticsFileIsAWarningNotAnInvalidCapture) {
+    const fs::path out = temp_dir("rec") / "stats.apc";
+    auto [rc, log] = run_apcgate({"record", "-o", out.string(), "-d", "1", "--sample-rate", "low"});
+    ASSERT_EQ(rc, 0) << log;
+    std::ofstream(out / "statistics.json", std::ios::trunc)
+        << "{\"apcgate_statistics\": 1, \"parts\": 5}";
+    const auto j = inspect_json(out);
+    EXPECT_TRUE(j["valid"].get<bool>()) << j.dump(2);
+    EXPECT_TRUE(j["statistics"].is_null());
+    EXPECT_EQ(j["statistics_error"]["kind"], "malformed") << j.dump(2);
+    auto [trc, text] = run_apcgate({"inspect", out.string()});
+    EXPECT_EQ(trc, 0) << text;
+    EXPECT_NE(text.find("warning: " + (out / "statistics.json").string()), std::string::npos)
         << text;
 }
 

@@ -40,7 +40,8 @@ TEST_F(ServeTest, OversizedBodyIsAnError) {
 }
 
 TEST_F(ServeTest, TruncatedHeaderAndBodyThenCloseKeepDaemonServing) {
-    for (const std::string& bytes : {header(kPing, 0).substr(0, 3), header(kDeliverXml, 100) + "<ses"}) {
+    for (const std::string& bytes :
+         {header(kPing, 0).substr(0, 3), header(kDeliverXml, 100) + "<ses"}) {
         auto c = HostClient::connect(port_);
         ASSERT_TRUE(c);
         ASSERT_TRUE(c->handshake());
@@ -48,7 +49,8 @@ TEST_F(ServeTest, TruncatedHeaderAndBodyThenCloseKeepDaemonServing) {
         c->close();
         expect_serving();
     }
-    EXPECT_NE(daemon_->log().find("connection closed inside a"), std::string::npos) << daemon_->log();
+    EXPECT_NE(daemon_->log().find("connection closed inside a"), std::string::npos)
+        << daemon_->log();
 }
 
 TEST_F(ServeTest, UnknownCommandIsNakAndConnectionGoesOn) {

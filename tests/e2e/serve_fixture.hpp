@@ -18,7 +18,7 @@
 namespace apcgate::e2e {
 
 class ServeTest : public ::testing::Test {
-protected:
+  protected:
     void SetUp() override { start(); }
     void TearDown() override {
         if (daemon_ && daemon_->running()) {
@@ -29,7 +29,7 @@ protected:
     }
     void start(std::vector<std::string> extra = {}) {
         state_ = temp_dir("state");
-        std::vector<std::string> args{"serve", "--listen", "127.0.0.1", "--port", "0",
+        std::vector<std::string> args{"serve",       "--listen",      "127.0.0.1",   "--port", "0",
                                       "--state-dir", state_.string(), "--log-level", "debug"};
         args.insert(args.end(), extra.begin(), extra.end());
         daemon_ = std::make_unique<DaemonProcess>(args);
@@ -121,7 +121,8 @@ protected:
 #if !defined(__SANITIZE_ADDRESS__)  // ASan's quarantine keeps freed memory on purpose
         // Most of what the queue took is given back.
         EXPECT_LT(after - baseline, (peak - baseline) / 2)
-            << "baseline " << baseline << " KiB, peak " << peak << " KiB, after " << after << " KiB";
+            << "baseline " << baseline << " KiB, peak " << peak << " KiB, after " << after
+            << " KiB";
 #endif
     }
     // How often `needle` is in the daemon's log.

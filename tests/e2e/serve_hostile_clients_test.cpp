@@ -18,7 +18,7 @@ std::size_t count(const std::string& text, const std::string& needle) {
 // Sends one byte of "VERSION 680\n" after another to each socket, never "STREAMLINE": a
 // slowloris handshake. Stops (and joins) when destroyed.
 class Trickler {
-public:
+  public:
     Trickler(std::vector<HostClient*> sockets, std::chrono::milliseconds every)
         : thread_([this, sockets = std::move(sockets), every] {
               const std::string line = "VERSION 680\n";
@@ -34,13 +34,13 @@ public:
     Trickler(const Trickler&) = delete;
     Trickler& operator=(const Trickler&) = delete;
 
-private:
+  private:
     std::atomic<bool> stop_{false};
     std::thread thread_;
 };
 
 class HostileClientTest : public ServeTest {
-protected:
+  protected:
     void SetUp() override {}  // each test starts the daemon with its own options
     // Waits until the daemon has accepted `n` connections in all (its log says so).
     void wait_connected(std::size_t n) {

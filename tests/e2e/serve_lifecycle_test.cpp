@@ -65,7 +65,8 @@ int start_capture_and_read_summary(int port, HostClient& out) {
 TEST_F(ServeTest, TwoHundredAbruptDisconnectsLeakNothing) {
     auto cycle = [&](int i) {
         HostClient c;
-        ASSERT_GE(start_capture_and_read_summary(port_, c), 0) << "cycle " << i << "\n" << daemon_->log();
+        ASSERT_GE(start_capture_and_read_summary(port_, c), 0) << "cycle " << i << "\n"
+                                                               << daemon_->log();
         if (i % 2 == 0) {
             c.abort();  // RST
         } else {
@@ -94,7 +95,8 @@ TEST_F(ServeTest, TwoHundredAbruptDisconnectsLeakNothing) {
     // (LeakSanitizer checks those when the daemon exits).
     (void)rss_after;
 #else
-    EXPECT_LT(rss_after - rss_before, 4096) << "RSS grew from " << rss_before << " KiB to " << rss_after;
+    EXPECT_LT(rss_after - rss_before, 4096)
+        << "RSS grew from " << rss_before << " KiB to " << rss_after;
 #endif
     RecordProperty("rss_before_kib", std::to_string(rss_before));
     RecordProperty("rss_after_kib", std::to_string(rss_after));

@@ -33,6 +33,7 @@ TEST(FxtBadInput, ValidEventsThenASizeZeroRecordKeepsTheValidOnes) {
     const auto& stop = *run->report().stop_reason();
     EXPECT_EQ(stop.offset, std::optional<std::uint64_t>(bad_at));
     EXPECT_EQ(stop.record, kind::kInstant);
+    EXPECT_EQ(stop.kind, ErrorKind::Malformed);
     EXPECT_EQ(run->report().bytes_done, bad_at);
     expect_time_order(*run);
 }
@@ -52,6 +53,7 @@ TEST(FxtBadInput, TruncatedTailKeepsEverythingBeforeIt) {
     ASSERT_TRUE(run->report().stop_reason());
     EXPECT_EQ(run->report().stop_reason()->offset, std::optional<std::uint64_t>(cut_record));
     EXPECT_NE(run->report().stop_reason()->message.find("truncated"), std::string::npos);
+    EXPECT_EQ(run->report().stop_reason()->kind, ErrorKind::Truncated);
 }
 
 TEST(FxtBadInput, UnknownTypesAreReportedAndSkippedBySize) {
@@ -93,6 +95,9 @@ TEST(FxtBadInput, MalformedRecordsInsideTheirSizeAreSkipped) {
     ASSERT_EQ(run->report().problems().size(), 2U);
     EXPECT_EQ(run->report().problems()[0].field, "log message");
     EXPECT_EQ(run->report().problems()[1].field, "timestamp");
+    // The message overruns a record that is all there: a bad length, not a cut file.
+    EXPECT_EQ(run->report().problems()[0].kind, ErrorKind::Malformed);
+    EXPECT_EQ(run->report().problems()[1].kind, ErrorKind::Malformed);
 }
 
 TEST(FxtBadInput, UndefinedReferencesAndBadUtf8StillMap) {

@@ -8,8 +8,8 @@
 #include <csignal>
 #include <fstream>
 #include <map>
-#include <optional>
 #include <nlohmann/json.hpp>
+#include <optional>
 
 #include "capture_check.hpp"
 #include "daemon_process.hpp"

@@ -98,8 +98,7 @@ TEST(FxtMapping, DeepNestingIsShownAndWhatLiesPastTheBoundIsAProblem) {
     constexpr int kLevels = 300;
     FxtWriter w;
     w.magic();
-    for (int i = 0; i < kLevels; ++i)
-        w.event(2, 100 + i, inline_thread(3, 45), inl("c"), inl("r"));
+    for (int i = 0; i < kLevels; ++i) w.event(2, 100 + i, inline_thread(3, 45), inl("c"), inl("r"));
     for (int i = 0; i < kLevels; ++i)
         w.event(3, 1000 + i, inline_thread(3, 45), inl("c"), inl("r"));
     const auto run = run_bytes(w.bytes());

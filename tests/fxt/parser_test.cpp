@@ -35,7 +35,8 @@ class FxtParser : public ::testing::TestWithParam<bool> {
             }
         }
         EXPECT_TRUE(result.has_value());
-        return result ? std::move(*result) : Result<Record>(Error::at("no record"));
+        return result ? std::move(*result)
+                      : Result<Record>(Error::at(ErrorKind::Internal, "no record"));
     }
     template <typename T>
     T parsed(const std::vector<std::uint8_t>& bytes) {

@@ -86,6 +86,7 @@ TEST(FxtTokenizer, SizeZeroStopsWithOffsetAndKind) {
     EXPECT_EQ(error->offset, std::optional<std::uint64_t>(8));
     EXPECT_EQ(error->record, "magic number");
     EXPECT_NE(error->message.find("size is 0"), std::string::npos);
+    EXPECT_EQ(error->kind, ErrorKind::Malformed);
 }
 
 TEST(FxtTokenizer, SizePastTheEndIsATruncatedTail) {
@@ -101,6 +102,7 @@ TEST(FxtTokenizer, SizePastTheEndIsATruncatedTail) {
     EXPECT_EQ(error->offset, std::optional<std::uint64_t>(8));
     EXPECT_EQ(error->record, "string");
     EXPECT_NE(error->message.find("truncated"), std::string::npos);
+    EXPECT_EQ(error->kind, ErrorKind::Truncated);
 }
 
 TEST(FxtTokenizer, PartialHeaderAtTheEndIsTruncation) {
@@ -112,6 +114,7 @@ TEST(FxtTokenizer, PartialHeaderAtTheEndIsTruncation) {
     EXPECT_EQ(split(bytes, wire::Endian::Little, &error).size(), 1U);
     ASSERT_TRUE(error);
     EXPECT_EQ(error->offset, std::optional<std::uint64_t>(8));
+    EXPECT_EQ(error->kind, ErrorKind::Truncated);
 }
 
 TEST(FxtTokenizer, OffsetsIncludeTheBase) {

@@ -12,7 +12,9 @@ namespace {
 
 using Bytes = std::vector<std::uint8_t>;
 
-Bytes bytes(std::string_view s) { return Bytes(s.begin(), s.end()); }
+Bytes bytes(std::string_view s) {
+    return Bytes(s.begin(), s.end());
+}
 
 Bytes command(std::uint8_t code, std::string_view body) {
     Bytes out{code};
@@ -59,10 +61,9 @@ Parsed feed(const Bytes& input, std::size_t chunk) {
     return out;
 }
 
-const Bytes kSession = cat({bytes("VERSION 680\nSTREAMLINE\n"),
-                            command(0, "<request type=\"events\"/>"), command(5, ""),
-                            command(1, "<session version=\"1\"/>"), command(2, ""),
-                            command(3, "")});
+const Bytes kSession =
+    cat({bytes("VERSION 680\nSTREAMLINE\n"), command(0, "<request type=\"events\"/>"),
+         command(5, ""), command(1, "<session version=\"1\"/>"), command(2, ""), command(3, "")});
 
 TEST(CommandReader, WholeBufferAndByteByByteAgree) {
     for (std::size_t chunk : {kSession.size(), std::size_t{1}, std::size_t{2}, std::size_t{7}}) {
@@ -81,8 +82,8 @@ TEST(CommandReader, WholeBufferAndByteByByteAgree) {
 }
 
 TEST(CommandReader, HandshakeToleratesCrNulAndNoise) {
-    for (const char* hs : {"STREAMLINE\r", "STREAMLINE\r\n", "STREAMLINE", "junk\rVERSION 1\nSTREAMLINE\n",
-                           "\n\nSTREAMLINE\n"}) {
+    for (const char* hs : {"STREAMLINE\r", "STREAMLINE\r\n", "STREAMLINE",
+                           "junk\rVERSION 1\nSTREAMLINE\n", "\n\nSTREAMLINE\n"}) {
         std::string s(hs);
         if (s == "STREAMLINE") s.push_back('\0');
         const Parsed p = feed(cat({bytes(s), command(5, "")}), 1);
@@ -105,6 +106,7 @@ TEST(CommandReader, OverlongHandshakeLineIsFatal) {
     ASSERT_TRUE(p.error);
     EXPECT_EQ(*p.error->offset, 64U);
     EXPECT_EQ(p.error->record, "handshake");
+    EXPECT_EQ(p.error->kind, ErrorKind::Limit);
 }
 
 TEST(CommandReader, BodyOverOneMebibyteIsFatal) {
@@ -115,6 +117,7 @@ TEST(CommandReader, BodyOverOneMebibyteIsFatal) {
     EXPECT_NE(p.error->message.find("exceeds the 1 MiB limit"), std::string::npos);
     EXPECT_EQ(*p.error->offset, 12U);
     EXPECT_EQ(p.error->field, "length");
+    EXPECT_EQ(p.error->kind, ErrorKind::Limit);
 }
 
 TEST(CommandReader, ExactlyOneMebibyteIsAccepted) {
@@ -131,15 +134,18 @@ TEST(CommandReader, NegativeLengthIsFatal) {
     const Parsed p = feed(b, 2);
     ASSERT_TRUE(p.error);
     EXPECT_NE(p.error->message.find("negative"), std::string::npos);
+    EXPECT_EQ(p.error->kind, ErrorKind::Malformed);
 }
 
 TEST(CommandReader, TruncatedHeaderAndBodyAtEof) {
     Parsed p = feed(cat({bytes("STREAMLINE\n"), Bytes{0, 5, 0}}), 1);
     ASSERT_TRUE(p.error);
     EXPECT_NE(p.error->message.find("inside a command header (3 of 5"), std::string::npos);
+    EXPECT_EQ(p.error->kind, ErrorKind::Truncated);
     p = feed(cat({bytes("STREAMLINE\n"), Bytes{1, 10, 0, 0, 0, 'a', 'b'}}), 1);
     ASSERT_TRUE(p.error);
     EXPECT_NE(p.error->message.find("Deliver XML body (2 of 10"), std::string::npos);
+    EXPECT_EQ(p.error->kind, ErrorKind::Truncated);
     p = feed(cat({bytes("STREAMLINE\n"), command(5, "")}), 1);
     EXPECT_FALSE(p.error);  // a clean end between commands is not an error
 }

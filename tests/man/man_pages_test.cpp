@@ -211,9 +211,9 @@ TEST(ManPages, TheMainPageListsEveryExitCode) {
         if (m[2].matched) documented.insert(m[2]);
     }
     using namespace daemon;  // NOLINT(google-build-using-namespace): the codes' names
-    for (const int c :
-         {int{kExitOk}, int{kExitFailure}, int{kExitUsage}, int{kExitInvalidInput},
-          int{kExitOutputExists}, int{kExitRuleFailed}, kExitSignalBase + SIGINT, kExitSignalBase + SIGTERM})
+    for (const int c : {int{kExitOk}, int{kExitFailure}, int{kExitUsage}, int{kExitInvalidInput},
+                        int{kExitOutputExists}, int{kExitRuleFailed}, kExitSignalBase + SIGINT,
+                        kExitSignalBase + SIGTERM})
         EXPECT_TRUE(documented.count(std::to_string(c))) << c;
 }
 

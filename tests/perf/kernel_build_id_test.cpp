@@ -1,6 +1,8 @@
 // The kernel's build id from /sys/kernel/notes (a Perf-type capture's KERNEL_BUILD_ID): notes
 // blobs laid out as this machine's kernel writes them (Xen and Linux notes around the GNU one),
 // broken ones, a fake /sys tree, and this machine's own file.
+#include "collectors/perf/kernel_build_id.hpp"
+
 #include <gtest/gtest.h>
 #include <unistd.h>
 
@@ -8,8 +10,6 @@
 #include <fstream>
 #include <string>
 #include <vector>
-
-#include "collectors/perf/kernel_build_id.hpp"
 
 namespace apcgate::collectors::perf {
 namespace {

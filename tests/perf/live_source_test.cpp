@@ -136,7 +136,7 @@ TEST(LiveSource, PingPongThreadsSwitchAtLeastNTimesUnderTheirNames) {
 
     std::map<int, int> switches;
     for (const auto& s : all_of<model::ActivitySwitch>(c.events)) ++switches[s.tid];
-    EXPECT_EQ(c.source.last_lost(), 0U);
+    EXPECT_EQ(c.source.last_statistics()[PerfStat::RecordsLost], 0U);
     EXPECT_GE(switches[ping], kN);
     EXPECT_GE(switches[pong], kN);
     std::map<int, std::string> names;
@@ -262,13 +262,15 @@ TEST(LiveSource, RecordsLostFromAFullRingAreCountedAndAnnotated) {
         pingpong(2000, ping, pong);
         std::this_thread::sleep_for(std::chrono::milliseconds(50));
     });
-    ASSERT_GT(c.source.last_lost(), 0U) << "the kernel must have dropped records";
+    ASSERT_GT(c.source.last_statistics()[PerfStat::RecordsLost], 0U)
+        << "the kernel must have dropped records";
     const auto key = c.counters.key(kLostCounter);
     ASSERT_TRUE(key);
     std::int64_t counted = 0;
     for (const auto& s : all_of<model::CounterSample>(c.events))
         if (s.key == *key) counted += s.value;
-    EXPECT_EQ(static_cast<std::uint64_t>(counted), c.source.last_lost());
+    EXPECT_EQ(static_cast<std::uint64_t>(counted),
+              c.source.last_statistics()[PerfStat::RecordsLost]);
     bool annotated = false;
     for (const auto& a : all_of<model::Annotation>(c.events))
         if (const auto* t = std::get_if<model::TextAnnotation>(&a.body))
@@ -313,16 +315,16 @@ TEST(LiveSource, AFollowedProcessThatExitsIsNoLongerWaitedOn) {
         ::waitpid(child, &status, 0);
         std::this_thread::sleep_for(std::chrono::milliseconds(500));
     });
-    const ReaderStats& st = c.source.last_reader_stats();
+    const PerfStatistics& st = c.source.last_statistics();
     std::printf("drains %llu, counter reads %llu, rings closed %llu\n",
-                static_cast<unsigned long long>(st.drains),
-                static_cast<unsigned long long>(st.counter_reads),
-                static_cast<unsigned long long>(st.rings_closed));
-    EXPECT_GT(st.rings_closed, 0U);
+                static_cast<unsigned long long>(st[PerfStat::Drains]),
+                static_cast<unsigned long long>(st[PerfStat::CounterReads]),
+                static_cast<unsigned long long>(st[PerfStat::RingsClosed]));
+    EXPECT_GT(st[PerfStat::RingsClosed], 0U);
     // Every wait ends at a counter read, a ring's wake-up (none here: the child wrote almost
     // nothing) or a hang-up; spinning on the hang-ups would make drains far outnumber reads.
-    EXPECT_GT(st.counter_reads, 0U);
-    EXPECT_LE(st.drains, 2 * st.counter_reads + 20);
+    EXPECT_GT(st[PerfStat::CounterReads], 0U);
+    EXPECT_LE(st[PerfStat::Drains], 2 * st[PerfStat::CounterReads] + 20);
     EXPECT_EQ(c.source.open_fds(), 0U);
 }
 

@@ -7,10 +7,10 @@
 #include <fstream>
 
 #include "collectors/perf/event_mapper.hpp"
-#include "events_of.hpp"
 #include "collectors/perf/image_map.hpp"
 #include "collectors/perf/proc_reader.hpp"
 #include "collectors/perf/record_normalizer.hpp"
+#include "events_of.hpp"
 
 namespace apcgate::collectors::perf {
 namespace {
@@ -222,7 +222,7 @@ TEST(EventMapper, ASwitchToWhatTheCpuAlreadyShowsIsNotDrawnAgain) {
     EXPECT_EQ(switches[0].tid, -1);
     EXPECT_EQ(switches[1].core, 0);
     EXPECT_EQ(switches[2].tid, 42);
-    EXPECT_EQ(m.stats().repeated_switches, 2U);
+    EXPECT_EQ(m.stats()[PerfStat::RepeatedSwitches], 2U);
 }
 
 // A switch record that reaches the mapper late (after a rename it predates) carries the name
@@ -305,7 +305,7 @@ TEST(EventMapper, ForkCommExecMmapSampleSwitchExit) {
     const auto exits = all_of<model::TaskExit>(out);
     ASSERT_EQ(exits.size(), 1U);
     EXPECT_EQ(exits[0].tid, 201);
-    EXPECT_EQ(m.stats().frames_unresolved, 1U);
+    EXPECT_EQ(m.stats()[PerfStat::FramesUnresolved], 1U);
     // Every cookie a backtrace uses was named before it.
     std::vector<std::int32_t> named;
     for (const auto& e : out) {

@@ -15,9 +15,9 @@
 #include <string>
 #include <vector>
 
+#include "events_of.hpp"
 #include "protocol/apc/capture_stream.hpp"
 #include "xml/documents.hpp"
-#include "events_of.hpp"
 
 namespace apcgate::collectors::perf::testing {
 
@@ -52,7 +52,6 @@ inline CaptureFiles read_capture(const fs::path& dir) {
     if (events) out.events = std::move(events).value();
     return out;
 }
-
 
 // "ping 123" lines from the workload's --out file.
 inline std::map<std::string, int> read_tids(const fs::path& file) {

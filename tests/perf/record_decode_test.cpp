@@ -172,6 +172,7 @@ TEST(RecordParser, CallchainLongerThanItsRecordIsRejectedWithItsOffset) {
     EXPECT_EQ(errors[0].field, "callchain.nr");
     ASSERT_TRUE(errors[0].offset);
     EXPECT_EQ(*errors[0].offset, 4096U + 8 + 48 + 8);  // after header, fields and nr
+    EXPECT_EQ(errors[0].kind, ErrorKind::Malformed);   // the record is whole: nr is wrong
 }
 
 TEST(RecordParser, CommWithoutTerminatorIsRejected) {
@@ -183,6 +184,7 @@ TEST(RecordParser, CommWithoutTerminatorIsRejected) {
     EXPECT_TRUE(decode_all(record(3, 0, b), errors, t).empty());
     ASSERT_EQ(errors.size(), 1U);
     EXPECT_EQ(errors[0].field, "comm");
+    EXPECT_EQ(errors[0].kind, ErrorKind::Malformed);
 }
 
 TEST(RecordTokenizer, StopsAtASizeBelowTheHeaderKeepingWhatCameBefore) {
@@ -199,6 +201,7 @@ TEST(RecordTokenizer, StopsAtASizeBelowTheHeaderKeepingWhatCameBefore) {
     EXPECT_EQ(tok.error()->offset, 100 + bad_at + 8);
     EXPECT_EQ(tok.error()->record, "perf_event_header");
     EXPECT_EQ(tok.error()->field, "size");
+    EXPECT_EQ(tok.error()->kind, ErrorKind::Malformed);
 }
 
 TEST(RecordTokenizer, SizePastTheEndIsAnError) {
@@ -208,6 +211,7 @@ TEST(RecordTokenizer, SizePastTheEndIsAnError) {
     EXPECT_FALSE(tok.next());
     ASSERT_TRUE(tok.error());
     EXPECT_NE(tok.error()->message.find("past"), std::string::npos);
+    EXPECT_EQ(tok.error()->kind, ErrorKind::Truncated);
 }
 
 TEST(LayoutTable, RejectsLayoutsItCannotParse) {

@@ -321,7 +321,7 @@ TEST(PerfRecord, SystemWideTimelineHasEverySwitchOfThreadsWakingIdleCpus) {
                      [](const model::Event* a, const model::Event* b) {
                          return model::timestamp_of(*a) < model::timestamp_of(*b);
                      });
-    std::map<int, int> running;     // core -> tid
+    std::map<int, int> running;  // core -> tid
     // The last switches of each core, to show how a failure came about.
     std::map<int, std::vector<std::string>> recent;
     std::map<int, int> running_on;  // workload tid -> core
@@ -350,8 +350,8 @@ TEST(PerfRecord, SystemWideTimelineHasEverySwitchOfThreadsWakingIdleCpus) {
             }
             running[s->core] = s->tid;
             auto& last = recent[s->core];
-            last.push_back(std::to_string(s->ts) + ": tid " + std::to_string(s->tid) +
-                           " wait " + std::to_string(static_cast<int>(s->wait)));
+            last.push_back(std::to_string(s->ts) + ": tid " + std::to_string(s->tid) + " wait " +
+                           std::to_string(static_cast<int>(s->wait)));
             if (last.size() > 4) last.erase(last.begin());
             if (is_workload(s->tid)) {
                 if (running_on.count(s->tid) != 0 && running_on[s->tid] != s->core)

@@ -8,7 +8,6 @@
 
 #include <filesystem>
 #include <fstream>
-#include <set>
 #include <sstream>
 
 #include "collectors/perf/event_mapper.hpp"
@@ -64,10 +63,13 @@ TEST(SwitchTimeline, EachSwitchOnceFromItsFirstReport) {
     EXPECT_EQ(out[0].wait, WaitState::Io);  // the tracepoint's word, not the record's
     EXPECT_EQ(out[1].time, 20U);
     EXPECT_EQ(out[1].next_tid, 7);
-    EXPECT_EQ(t.stats().from_tracepoint, 2U);
-    EXPECT_EQ(t.stats().switches(), 2U);
-    EXPECT_EQ(t.stats().repaired, 0U);
-    EXPECT_EQ(t.stats().out_of_sequence, 0U);
+    EXPECT_EQ(t.stats()[PerfStat::SwitchesFromTracepoint], 2U);
+    EXPECT_EQ(t.stats()[PerfStat::SwitchesFromTracepoint] +
+                  t.stats()[PerfStat::SwitchesFromSwitchOut] +
+                  t.stats()[PerfStat::SwitchesRepaired],
+              2U);
+    EXPECT_EQ(t.stats()[PerfStat::SwitchesRepaired], 0U);
+    EXPECT_EQ(t.stats()[PerfStat::SwitchesOutOfSequence], 0U);
 }
 
 TEST(SwitchTimeline, ASwitchOnlyItsSwitchInReportedIsRepairedAndCounted) {
@@ -81,10 +83,11 @@ TEST(SwitchTimeline, ASwitchOnlyItsSwitchInReportedIsRepairedAndCounted) {
     EXPECT_EQ(out[1].time, 30U);  // when the switch-in record says 8 started
     EXPECT_EQ(out[1].wait, WaitState::Other);
     EXPECT_EQ(out[2].next_tid, 0);
-    EXPECT_EQ(t.stats().repaired, 1U);
-    EXPECT_EQ(t.stats().from_tracepoint, 2U);
-    EXPECT_EQ(t.stats().out_of_sequence, 0U);
-    EXPECT_EQ(t.stats().count(switch_stats::kRepaired), 1U);
+    EXPECT_EQ(t.stats()[PerfStat::SwitchesRepaired], 1U);
+    EXPECT_EQ(t.stats()[PerfStat::SwitchesFromTracepoint], 2U);
+    EXPECT_EQ(t.stats()[PerfStat::SwitchesOutOfSequence], 0U);
+    EXPECT_EQ(PerfStatistics::spec(PerfStat::SwitchesRepaired).name,
+              "switches_repaired_from_switch_in_records");
     // The capture's repaired-switches counter takes them per CPU, once.
     const auto per_cpu = t.take_repaired();
     ASSERT_EQ(per_cpu.size(), 1U);
@@ -99,8 +102,8 @@ TEST(SwitchTimeline, WithoutTheTracepointTheSwitchOutRecordGivesTheWaitState) {
     ASSERT_EQ(out.size(), 2U);
     EXPECT_EQ(out[0].wait, WaitState::Contention);
     EXPECT_EQ(out[1].wait, WaitState::Other);
-    EXPECT_EQ(t.stats().from_switch_out, 2U);
-    EXPECT_EQ(t.stats().repaired, 0U);
+    EXPECT_EQ(t.stats()[PerfStat::SwitchesFromSwitchOut], 2U);
+    EXPECT_EQ(t.stats()[PerfStat::SwitchesRepaired], 0U);
 }
 
 TEST(SwitchTimeline, AnExitingTaskReportedAsMinusOneIsTheSameSwitch) {
@@ -109,7 +112,7 @@ TEST(SwitchTimeline, AnExitingTaskReportedAsMinusOneIsTheSameSwitch) {
     const auto out =
         run(t, {seen(kTp, 10, 1, 600, 8), seen(kOut, 11, 1, -1, 8), seen(kIn, 12, 1, -1, 8)});
     EXPECT_EQ(out.size(), 1U);
-    EXPECT_EQ(t.stats().out_of_sequence, 0U);
+    EXPECT_EQ(t.stats()[PerfStat::SwitchesOutOfSequence], 0U);
 }
 
 TEST(SwitchTimeline, TheSamePairAgainIsANewSwitch) {
@@ -120,7 +123,7 @@ TEST(SwitchTimeline, TheSamePairAgainIsANewSwitch) {
     // The last tracepoint sample cannot be a later report of the one before it, and 8 already
     // runs: it says 7 ran unseen in between, which the timeline cannot show; counted only.
     EXPECT_EQ(out.size(), 3U);
-    EXPECT_EQ(t.stats().out_of_sequence, 1U);  // 7 -> 8 while 8 ran
+    EXPECT_EQ(t.stats()[PerfStat::SwitchesOutOfSequence], 1U);  // 7 -> 8 while 8 ran
 }
 
 // Under load the kernel may leave out every report of a task's switch in from idle (seen on
@@ -128,13 +131,13 @@ TEST(SwitchTimeline, TheSamePairAgainIsANewSwitch) {
 // idle again (no CPU is switched to what it runs), and the gap is counted.
 TEST(SwitchTimeline, ASwitchToTheTaskAlreadyRunningIsCountedNotRepeated) {
     SwitchTimeline t;
-    const auto out = run(t, {seen(kOut, 10, 1, 7, 0), seen(kIn, 11, 1, 7, 0),
-                             seen(kOut, 20, 1, 9, 0), seen(kIn, 21, 1, 9, 0),
-                             seen(kIn, 30, 1, 0, 7)});
+    const auto out =
+        run(t, {seen(kOut, 10, 1, 7, 0), seen(kIn, 11, 1, 7, 0), seen(kOut, 20, 1, 9, 0),
+                seen(kIn, 21, 1, 9, 0), seen(kIn, 30, 1, 0, 7)});
     ASSERT_EQ(out.size(), 2U);
     EXPECT_EQ(out[0].next_tid, 0);
     EXPECT_EQ(out[1].next_tid, 7);
-    EXPECT_EQ(t.stats().out_of_sequence, 1U);
+    EXPECT_EQ(t.stats()[PerfStat::SwitchesOutOfSequence], 1U);
 }
 
 TEST(SwitchTimeline, CpusAreReconciledApart) {
@@ -151,17 +154,7 @@ TEST(SwitchTimeline, ASwitchAwayFromATaskNotRunningIsOutOfSequence) {
     SwitchTimeline t;
     const auto out = run(t, {seen(kTp, 10, 0, 7, 8), seen(kIn, 20, 0, 9, 7)});
     EXPECT_EQ(out.size(), 2U);
-    EXPECT_EQ(t.stats().out_of_sequence, 1U);
-    EXPECT_EQ(t.stats().count(switch_stats::kOutOfSequence), 1U);
-}
-
-TEST(SwitchStatistics, EachIsDeclaredOnceWithADescription) {
-    std::set<std::string_view> names;
-    for (const StatisticSpec* s : switch_stats::kAll) {
-        EXPECT_TRUE(names.insert(s->name).second) << s->name;
-        EXPECT_FALSE(s->description.empty()) << s->name;
-    }
-    EXPECT_EQ(switch_stats::kRepaired.severity, LogLevel::Info);
+    EXPECT_EQ(t.stats()[PerfStat::SwitchesOutOfSequence], 1U);
 }
 
 // ---- hand-built ring bytes ----------------------------------------------------------------
@@ -267,7 +260,7 @@ class RingStream : public ::testing::Test {
             if (r) n.add(std::move(r).value(), raw->offset + kHeaderBytes, "ring cpu 0", events);
         }
         EXPECT_FALSE(tok.error());
-        stats = n.switch_stats();
+        stats = n.statistics();
         std::vector<SwitchEv> out;
         for (auto& e : events)
             if (auto* s = std::get_if<SwitchEv>(&e)) out.push_back(std::move(*s));
@@ -281,7 +274,7 @@ class RingStream : public ::testing::Test {
     LayoutTable layouts;
     NormalizerConfig config;
     ingest::IngestReport report{"perf", "test"};
-    SwitchTimelineStats stats;
+    PerfStatistics stats;
 };
 
 TEST_F(RingStream, ATracepointStreamMissingASwitchInIsRepairedFromTheSwitchInRecord) {
@@ -301,10 +294,10 @@ TEST_F(RingStream, ATracepointStreamMissingASwitchInIsRepairedFromTheSwitchInRec
     }
     EXPECT_EQ(out[1].next_pid, static_cast<std::int32_t>(kPid));  // from the record's sample_id
     EXPECT_EQ(out[3].next_comm, "xping");                         // from the tracepoint
-    EXPECT_EQ(stats.from_tracepoint, 5U);
-    EXPECT_EQ(stats.repaired, 1U);
-    EXPECT_EQ(stats.from_switch_out, 0U);
-    EXPECT_EQ(stats.out_of_sequence, 0U);
+    EXPECT_EQ(stats[PerfStat::SwitchesFromTracepoint], 5U);
+    EXPECT_EQ(stats[PerfStat::SwitchesRepaired], 1U);
+    EXPECT_EQ(stats[PerfStat::SwitchesFromSwitchOut], 0U);
+    EXPECT_EQ(stats[PerfStat::SwitchesOutOfSequence], 0U);
     EXPECT_EQ(kind(kinds::kSchedSwitch).read, 5U);
     EXPECT_EQ(kind(kinds::kSchedSwitch).mapped, 5U);
     EXPECT_EQ(kind(kinds::kSwitchCpuWide).read, 9U);
@@ -329,9 +322,9 @@ TEST_F(RingStream, WithTheFilteredTracepointTheWaitStateComesFromThePreemptFlagB
         EXPECT_EQ(out[i].time, time[i]) << i;
     }
     EXPECT_EQ(out[4].next_pid, static_cast<std::int32_t>(kPid));  // next_prev_pid
-    EXPECT_EQ(stats.from_tracepoint, 1U);
-    EXPECT_EQ(stats.from_switch_out, 4U);
-    EXPECT_EQ(stats.repaired, 1U);
+    EXPECT_EQ(stats[PerfStat::SwitchesFromTracepoint], 1U);
+    EXPECT_EQ(stats[PerfStat::SwitchesFromSwitchOut], 4U);
+    EXPECT_EQ(stats[PerfStat::SwitchesRepaired], 1U);
     EXPECT_EQ(kind(kinds::kSwitchCpuWide).mapped, 5U);
     EXPECT_EQ(kind(kinds::kSwitchCpuWide).skipped, 4U);
 }

@@ -28,7 +28,8 @@ inline const std::filesystem::path& gatord_capture_dir() {
     static const std::filesystem::path dir = [] {
         const std::filesystem::path src =
             std::filesystem::path(APCGATE_TESTDATA_DIR) / "gatord" / "gatord-local.apc";
-        std::string tmpl = (std::filesystem::temp_directory_path() / "gatord-capture-XXXXXX").string();
+        std::string tmpl =
+            (std::filesystem::temp_directory_path() / "gatord-capture-XXXXXX").string();
         if (mkdtemp(tmpl.data()) == nullptr) return std::filesystem::path();
         cleanup.path = tmpl;
         const std::filesystem::path out = std::filesystem::path(tmpl) / "gatord-local.apc";

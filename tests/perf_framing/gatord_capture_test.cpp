@@ -1,6 +1,8 @@
 // Reads gatord 9.7.2's own Perf-type capture byte for byte and compares what it holds with the
 // counts its README gives; then breaks copies of it and checks inspect's rules catch each break
 // at the right offset.
+#include "tests/perf_framing/gatord_capture.hpp"
+
 #include <gtest/gtest.h>
 
 #include <set>
@@ -10,7 +12,6 @@
 #include "daemon/cli/cli.hpp"
 #include "daemon/service/exit_codes.hpp"
 #include "protocol/apc/capture_stream.hpp"
-#include "tests/perf_framing/gatord_capture.hpp"
 
 namespace apcgate {
 namespace {
@@ -31,18 +32,22 @@ TEST(GatordCapture, CountsMatchItsReadme) {
     const auto& t = s->tally;
     EXPECT_EQ(t.frames, 215u);
     EXPECT_EQ(t.frames_by_type, (std::map<std::string, std::uint64_t>{{"Summary", 1},
-                                                                       {"PerfAttrs", 183},
-                                                                       {"PerfData", 8},
-                                                                       {"BlockCounter", 22},
-                                                                       {"External", 1}}));
-    EXPECT_EQ(t.attrs_messages,
-              (std::map<std::string, std::uint64_t>{{"PEA", 10}, {"KEYS", 3}, {"FORMAT", 3},
-                                                    {"MAPS", 72}, {"COMM", 193},
-                                                    {"ONLINE_CPU", 2}, {"KALLSYMS", 1},
-                                                    {"KERNEL_BUILD_ID", 1}, {"empty frame", 2}}));
-    EXPECT_EQ(t.records, (std::map<std::string, std::uint64_t>{{"SAMPLE", 26112}, {"EXIT", 177},
-                                                                {"FORK", 166}, {"MMAP2", 74},
-                                                                {"COMM", 8}}));
+                                                                      {"PerfAttrs", 183},
+                                                                      {"PerfData", 8},
+                                                                      {"BlockCounter", 22},
+                                                                      {"External", 1}}));
+    EXPECT_EQ(t.attrs_messages, (std::map<std::string, std::uint64_t>{{"PEA", 10},
+                                                                      {"KEYS", 3},
+                                                                      {"FORMAT", 3},
+                                                                      {"MAPS", 72},
+                                                                      {"COMM", 193},
+                                                                      {"ONLINE_CPU", 2},
+                                                                      {"KALLSYMS", 1},
+                                                                      {"KERNEL_BUILD_ID", 1},
+                                                                      {"empty frame", 2}}));
+    EXPECT_EQ(t.records,
+              (std::map<std::string, std::uint64_t>{
+                  {"SAMPLE", 26112}, {"EXIT", 177}, {"FORK", 166}, {"MMAP2", 74}, {"COMM", 8}}));
     EXPECT_EQ(t.lost_records, 0u);
 }
 
@@ -119,8 +124,9 @@ std::vector<std::pair<std::size_t, std::size_t>> frames_of(const std::vector<std
     return out;
 }
 
-std::vector<std::uint8_t> without_frames(const std::vector<std::uint8_t>& b,
-                                         const std::function<bool(std::span<const std::uint8_t>)>& drop) {
+std::vector<std::uint8_t> without_frames(
+    const std::vector<std::uint8_t>& b,
+    const std::function<bool(std::span<const std::uint8_t>)>& drop) {
     std::vector<std::uint8_t> out;
     for (const auto& [at, len] : frames_of(b)) {
         const auto body = std::span<const std::uint8_t>(b).subspan(at + 4, len);

@@ -46,11 +46,11 @@ struct PerfView {
     // By the tid switching out: sched_switch samples (system-wide) or the kernel's switch
     // records (following processes).
     std::map<int, int> switches_out;
-    std::set<int> pids;               // of every sample
-    std::map<int, int> clock_samples; // CPU-clock samples, by tid
-    std::map<int, std::string> names; // COMM messages and records
+    std::set<int> pids;                // of every sample
+    std::map<int, int> clock_samples;  // CPU-clock samples, by tid
+    std::map<int, std::string> names;  // COMM messages and records
     std::map<std::int32_t, std::uint64_t> counter_values;
-    std::map<int, int> parent_of;     // FORK records of new processes: pid -> parent pid
+    std::map<int, int> parent_of;  // FORK records of new processes: pid -> parent pid
 };
 
 // A process the followed one started (the kernel follows children with inherit: an ASan build's
@@ -94,18 +94,20 @@ std::pair<daemon::PerfCaptureSummary, PerfView> read_perf(const fs::path& dir) {
     return {std::move(s).value(), v};
 }
 
-bool root() { return ::geteuid() == 0; }
+bool root() {
+    return ::geteuid() == 0;
+}
 
 // `record --framing perf -- CMD` follows the command (gatord's application mode): its threads'
 // switches, samples and names, and nothing of other processes.
 TEST(RecordPerfFraming, CarriesTheWorkloadsSwitchesSamplesNamesAndCounters) {
     if (!root()) GTEST_SKIP() << "the Perf framing's kernel samples need root";
     const fs::path dir = temp_dir("perf-framing");
-    auto [rc, log] = run_apcgate({"record", "--framing", "perf", "-o", (dir / "p.apc").string(),
-                                  "--sample-rate", "high", "--", kWorkload, "--out",
-                                  (dir / "tids").string(), "pingpong",
-                                  std::to_string(kPingPongs), "burn", "500"},
-                                 std::chrono::seconds(60));
+    auto [rc, log] =
+        run_apcgate({"record", "--framing", "perf", "-o", (dir / "p.apc").string(), "--sample-rate",
+                     "high", "--", kWorkload, "--out", (dir / "tids").string(), "pingpong",
+                     std::to_string(kPingPongs), "burn", "500"},
+                    std::chrono::seconds(60));
     ASSERT_EQ(rc, 0) << log;
     const auto tids = read_tids(dir / "tids");
     ASSERT_EQ(tids.size(), 3U) << log;
@@ -193,17 +195,17 @@ TEST(RecordPerfFraming, TellsTheSameStoryAsTheGatorFraming) {
     if (!root()) GTEST_SKIP() << "the Perf framing's kernel samples need root";
     const fs::path dir = temp_dir("perf-vs-gator");
     // Both framings follow the workload.
-    auto [grc, glog] = run_apcgate({"record", "--framing", "gator", "-o", (dir / "g.apc").string(),
-                                    "--sample-rate", "high", "--", kWorkload, "--out",
-                                    (dir / "gtids").string(), "pingpong",
-                                    std::to_string(kPingPongs), "burn", "500"},
-                                   std::chrono::seconds(60));
+    auto [grc, glog] =
+        run_apcgate({"record", "--framing", "gator", "-o", (dir / "g.apc").string(),
+                     "--sample-rate", "high", "--", kWorkload, "--out", (dir / "gtids").string(),
+                     "pingpong", std::to_string(kPingPongs), "burn", "500"},
+                    std::chrono::seconds(60));
     ASSERT_EQ(grc, 0) << glog;
-    auto [prc, plog] = run_apcgate({"record", "--framing", "perf", "-o", (dir / "p.apc").string(),
-                                    "--sample-rate", "high", "--", kWorkload, "--out",
-                                    (dir / "ptids").string(), "pingpong",
-                                    std::to_string(kPingPongs), "burn", "500"},
-                                   std::chrono::seconds(60));
+    auto [prc, plog] =
+        run_apcgate({"record", "--framing", "perf", "-o", (dir / "p.apc").string(), "--sample-rate",
+                     "high", "--", kWorkload, "--out", (dir / "ptids").string(), "pingpong",
+                     std::to_string(kPingPongs), "burn", "500"},
+                    std::chrono::seconds(60));
     ASSERT_EQ(prc, 0) << plog;
     const auto gt = read_tids(dir / "gtids");
     const auto pt = read_tids(dir / "ptids");
@@ -247,8 +249,8 @@ TEST(RecordPerfFraming, TellsTheSameStoryAsTheGatorFraming) {
         // CPU activity as the sched_switch samples compared above.
         if (name == collectors::perf::kLostCounter || name == collectors::perf::kActivityCounter)
             continue;
-        EXPECT_GT(p.counter_values.count(p_keys.at(name)) ? p.counter_values.at(p_keys.at(name)) : 0u,
-                  0u)
+        EXPECT_GT(
+            p.counter_values.count(p_keys.at(name)) ? p.counter_values.at(p_keys.at(name)) : 0u, 0u)
             << name << " has values in the gator framing only";
     }
 }
@@ -264,8 +266,8 @@ TEST(RecordPerfFraming, ACaptureKilledWithSigkillIsValidUpToItsLastFlush) {
     for (int i = 0; i < 400; ++i) {
         std::error_code ec;
         const auto size = fs::file_size(data, ec);
-        if (!ec && size > 0 && first == 0) first = size;        // the start-up frames
-        if (!ec && first > 0 && size > first) break;             // a later flush
+        if (!ec && size > 0 && first == 0) first = size;  // the start-up frames
+        if (!ec && first > 0 && size > first) break;      // a later flush
         std::this_thread::sleep_for(std::chrono::milliseconds(25));
     }
     ASSERT_GT(first, 0u) << rec.log();
@@ -314,12 +316,12 @@ std::string file_text(const fs::path& p) {
 TEST(RecordPerfFraming, FormatsAndTheKernelBuildIdAreThisKernelsOwn) {
     if (!root()) GTEST_SKIP() << "the Perf framing records the whole system: needs root";
     const fs::path dir = temp_dir("perf-framing-formats");
-    auto [rc, log] = run_apcgate(
-        {"record", "--framing", "perf", "-o", (dir / "f.apc").string(), "-d", "1"});
+    auto [rc, log] =
+        run_apcgate({"record", "--framing", "perf", "-o", (dir / "f.apc").string(), "-d", "1"});
     ASSERT_EQ(rc, 0) << log;
     const std::string data = file_text(dir / "f.apc" / "0000000000");
-    const std::span<const std::uint8_t> bytes(
-        reinterpret_cast<const std::uint8_t*>(data.data()), data.size());  // NOLINT
+    const std::span<const std::uint8_t> bytes(reinterpret_cast<const std::uint8_t*>(data.data()),
+                                              data.size());  // NOLINT
     std::vector<std::string> formats;
     std::vector<std::vector<std::uint8_t>> build_ids;
     std::set<std::uint64_t> tracepoints;  // configs of tracepoint PEAs
@@ -343,9 +345,11 @@ TEST(RecordPerfFraming, FormatsAndTheKernelBuildIdAreThisKernelsOwn) {
     // One FORMAT per tracepoint opened.
     EXPECT_EQ(formats.size(), tracepoints.size());
     std::string tracefs = collectors::perf::tracefs_in_mounts(file_text("/proc/self/mounts"));
-    if (tracefs.empty() && fs::exists("/sys/kernel/tracing/events")) tracefs = "/sys/kernel/tracing";
+    if (tracefs.empty() && fs::exists("/sys/kernel/tracing/events"))
+        tracefs = "/sys/kernel/tracing";
     if (!tracefs.empty() && !tracepoints.empty()) {
-        const std::string kernels = file_text(fs::path(tracefs) / "events/sched/sched_switch/format");
+        const std::string kernels =
+            file_text(fs::path(tracefs) / "events/sched/sched_switch/format");
         ASSERT_FALSE(kernels.empty());
         EXPECT_NE(std::find(formats.begin(), formats.end(), kernels), formats.end())
             << "no FORMAT is the kernel's sched_switch format file";
@@ -364,8 +368,8 @@ TEST(RecordPerfFraming, FormatsAndTheKernelBuildIdAreThisKernelsOwn) {
 TEST(RecordPerfFraming, InspectDumpsEveryFrameAndRecord) {
     if (!root()) GTEST_SKIP() << "the Perf framing records the whole system: needs root";
     const fs::path dir = temp_dir("perf-framing-dump");
-    auto [rc, log] = run_apcgate(
-        {"record", "--framing", "perf", "-o", (dir / "d.apc").string(), "-d", "1"});
+    auto [rc, log] =
+        run_apcgate({"record", "--framing", "perf", "-o", (dir / "d.apc").string(), "-d", "1"});
     ASSERT_EQ(rc, 0) << log;
     auto s = daemon::summarize_perf_capture(dir / "d.apc");
     ASSERT_TRUE(s) << s.error().to_string();
@@ -417,8 +421,8 @@ TEST(RecordPerfFraming, TasksStartedDuringTheCaptureAreNamedByTheKernelsRecords)
     ASSERT_NE(rec.log().find("recording into"), std::string::npos) << rec.log();
     // A process, two threads that keep its name, and a child that execs another program: all
     // after the capture began.
-    const std::string cmd = "'" + kWorkload + "' --out '" + (dir / "tids").string() +
-                            "' threads 2 exec /bin/true";
+    const std::string cmd =
+        "'" + kWorkload + "' --out '" + (dir / "tids").string() + "' threads 2 exec /bin/true";
     ASSERT_EQ(std::system(cmd.c_str()), 0);
     rec.signal(SIGINT);
     ASSERT_EQ(rec.wait(std::chrono::seconds(20)), std::optional<int>(0)) << rec.log();
@@ -468,7 +472,15 @@ TEST(RecordPerfFraming, AnnotationsWithoutAPerfFrameAreReported) {
         out << "phase one\n" << std::flush;
     }
     ASSERT_EQ(rec.wait(std::chrono::seconds(20)), std::optional<int>(0)) << rec.log();
-    EXPECT_NE(rec.log().find("have no frame in the Perf framing"), std::string::npos) << rec.log();
+    EXPECT_NE(rec.log().find("perf_framing_events_without_frame = 1 (data_loss)"),
+              std::string::npos)
+        << rec.log();
+    // And the capture keeps it: inspect tells later what the recording could not carry.
+    const auto [rc, text] = e2e::run_apcgate({"inspect", (dir / "a.apc").string()});
+    EXPECT_EQ(rc, 0) << text;
+    EXPECT_NE(text.find("perf_framing: perf_framing_events_without_frame = 1 (data_loss)"),
+              std::string::npos)
+        << text;
 }
 
 }  // namespace

@@ -13,7 +13,7 @@ namespace apcgate::e2e {
 namespace {
 
 class ServePerfFraming : public ServeTest {
-protected:
+  protected:
     void SetUp() override {}
 };
 

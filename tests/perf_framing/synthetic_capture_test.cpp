@@ -5,8 +5,8 @@
 
 #include <algorithm>
 #include <cstring>
-#include <string>
 #include <ctime>
+#include <string>
 
 #include "protocol/apc/capture_stream.hpp"
 #include "protocol/perf_framing/capture_check.hpp"
@@ -52,8 +52,13 @@ constexpr std::uint64_t kSampleType =
 // A SAMPLE: header, identifier, pid/tid, time, callchain of 2 (one kernel context marker).
 Words sample(std::uint64_t id, std::uint16_t size = 56) {
     Words r;
-    r.w(header(PERF_RECORD_SAMPLE, size)).w(id).w(7 | (std::uint64_t{8} << 32)).w(1000).w(2)
-        .w(PERF_CONTEXT_KERNEL).w(0xffffffff81000000);
+    r.w(header(PERF_RECORD_SAMPLE, size))
+        .w(id)
+        .w(7 | (std::uint64_t{8} << 32))
+        .w(1000)
+        .w(2)
+        .w(PERF_CONTEXT_KERNEL)
+        .w(0xffffffff81000000);
     return r;
 }
 // A COMM: pid, tid, "worker\0" padded, then the trailer (tid, time, identifier).
@@ -79,20 +84,23 @@ Words comm_at(std::uint64_t id, std::uint32_t tid, const std::string& name, std:
 // A FORK: task `tid` created by `ptid` (both in process 7) at `time`, then the trailer.
 Words fork_at(std::uint64_t id, std::uint32_t tid, std::uint32_t ptid, std::uint64_t time) {
     Words r;
-    r.w(header(PERF_RECORD_FORK, 56)).w(7 | (std::uint64_t{7} << 32))
-        .w(tid | (std::uint64_t{ptid} << 32)).w(time);
+    r.w(header(PERF_RECORD_FORK, 56))
+        .w(7 | (std::uint64_t{7} << 32))
+        .w(tid | (std::uint64_t{ptid} << 32))
+        .w(time);
     r.w(7 | (std::uint64_t{tid} << 32)).w(time).w(id);
     return r;
 }
 
 class Capture {
-public:
+  public:
     // Appends a frame with its local-capture length prefix; returns the body's offset.
     std::size_t add(const std::function<void(std::vector<std::uint8_t>&)>& write) {
         std::vector<std::uint8_t> body;
         write(body);
         const std::size_t at = bytes.size();
-        for (int i = 0; i < 4; ++i) bytes.push_back(static_cast<std::uint8_t>(body.size() >> (8 * i)));
+        for (int i = 0; i < 4; ++i)
+            bytes.push_back(static_cast<std::uint8_t>(body.size() >> (8 * i)));
         bytes.insert(bytes.end(), body.begin(), body.end());
         return at + 4;
     }
@@ -124,7 +132,7 @@ public:
     }
     std::vector<std::uint8_t> bytes;
 
-private:
+  private:
     std::unique_ptr<PerfCaptureChecker> checker_;
 };
 

@@ -40,7 +40,9 @@ const Reasons kSkipReasons{
     {"CallArgument", "past the arguments one call shows"},
 };
 
-Reasons skip_reasons() { return kSkipReasons; }
+Reasons skip_reasons() {
+    return kSkipReasons;
+}
 
 std::vector<std::string> logs() {
     return list_inputs("xray", ".xray");

@@ -1,11 +1,11 @@
 // The settings file (/etc/default/apcgate): shell-compatible KEY=value lines, parsed not sourced.
 #include "daemon/service/service_config.hpp"
 
-#include "daemon/server/connection.hpp"
-
 #include <gtest/gtest.h>
 
 #include <fstream>
+
+#include "daemon/server/connection.hpp"
 
 namespace apcgate::daemon {
 namespace {

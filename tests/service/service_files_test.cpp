@@ -160,12 +160,13 @@ TEST(Dockerfile, ParsesIntoABuildAndASlimRuntimeStage) {
         std::string from = i.args;
         for (const auto& [name, value] : defaults) {
             const std::string ref = "${" + name + "}";
-            if (const auto at = from.find(ref); at != std::string::npos) from.replace(at, ref.size(), value);
+            if (const auto at = from.find(ref); at != std::string::npos)
+                from.replace(at, ref.size(), value);
         }
         resolved.push_back(from);
     }
-    EXPECT_EQ(stages, (std::vector<std::string>{"${BUILD_BASE} AS build",
-                                                "${RUNTIME_BASE} AS runtime"}));
+    EXPECT_EQ(stages,
+              (std::vector<std::string>{"${BUILD_BASE} AS build", "${RUNTIME_BASE} AS runtime"}));
     EXPECT_EQ(resolved,
               (std::vector<std::string>{"debian:12 AS build", "debian:12-slim AS runtime"}));
     static const std::set<std::string> known{

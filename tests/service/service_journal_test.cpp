@@ -29,10 +29,10 @@ TEST(ServiceJournal, LinesCarrySyslogPrioritiesAndNoTimestamps) {
     UdpProbe holder;  // a busy discovery port makes the daemon log a warning
     const auto busy = holder.bind_any();
     ASSERT_TRUE(busy);
-    e2e::DaemonProcess d({"serve", "--listen", "127.0.0.1", "--port", "0", "--discovery-port",
-                          std::to_string(*busy), "--state-dir",
-                          (e2e::temp_dir("journal") / "state").string()},
-                         journal_stream);
+    e2e::DaemonProcess d(
+        {"serve", "--listen", "127.0.0.1", "--port", "0", "--discovery-port", std::to_string(*busy),
+         "--state-dir", (e2e::temp_dir("journal") / "state").string()},
+        journal_stream);
     ASSERT_TRUE(d.wait_for_port()) << d.log();
     d.signal(SIGTERM);
     EXPECT_EQ(d.wait(), std::optional<int>(0)) << d.log();

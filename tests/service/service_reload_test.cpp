@@ -98,7 +98,7 @@ TEST_F(ServiceReload, SighupAppliesTheLogLevelAndNamesWhatNeedsARestart) {
         << log;
     EXPECT_NE(log.find("SIGHUP: APCGATE_MAX_CONNECTIONS changed"), std::string::npos) << log;
     EXPECT_EQ(log.find("APCGATE_LISTEN changed"), std::string::npos) << log;  // unchanged
-    ASSERT_TRUE(pings(port_));                            // still on the old port
+    ASSERT_TRUE(pings(port_));                           // still on the old port
     EXPECT_TRUE(d_->wait_for_log("Ping")) << d_->log();  // debug lines are on now
 }
 
@@ -127,7 +127,7 @@ TEST_F(ServiceReload, SighupSwapsSourcesOnTheSamePort) {
     reload(std::string(kLoopbackNoDiscovery) + "APCGATE_SOURCES=\"barman:" + barman_trace() +
            "\"\n");
     EXPECT_TRUE(d_->wait_for_log("sources reloaded (1 trace inputs): listening on [127.0.0.1]:" +
-                                      std::to_string(port_)))
+                                 std::to_string(port_)))
         << d_->log();
     const auto traced = counters_xml(port_);
     ASSERT_TRUE(traced) << d_->log();

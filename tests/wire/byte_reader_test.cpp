@@ -48,38 +48,63 @@ TEST(ByteReader, PackedStringBounds) {
     EXPECT_FALSE(r3.ok());
 }
 
-// Running out of bytes is told apart from a bad value by what the reader saw, not by the
+// Running out of bytes is told apart from a bad value by the error's kind, not by the
 // message: a stream reader asks for more bytes only in the first case.
 TEST(ByteReader, RunningOutIsToldApartFromABadValue) {
     const std::vector<std::uint8_t> two{0x01, 0x02};
     ByteReader short_read(two);
     short_read.u32("v");
-    EXPECT_TRUE(short_read.ran_out());
+    ASSERT_FALSE(short_read.ok());
+    EXPECT_EQ(short_read.error()->kind, ErrorKind::Truncated);
+    EXPECT_TRUE(short_read.take_error().is(ErrorKind::Truncated));
 
     const std::vector<std::uint8_t> cut_packed{0x80, 0x80};  // continuation bits, then the end
     ByteReader packed(cut_packed);
     packed.packed64("p");
-    EXPECT_FALSE(packed.ok());
-    EXPECT_TRUE(packed.ran_out());
+    ASSERT_FALSE(packed.ok());
+    EXPECT_EQ(packed.error()->kind, ErrorKind::Truncated);
+
+    const std::vector<std::uint8_t> promised{0x05, 'a', 'b'};  // 5 bytes promised, 2 given
+    ByteReader cut_string(promised);
+    cut_string.packed_string("s");
+    ASSERT_FALSE(cut_string.ok());
+    EXPECT_EQ(cut_string.error()->kind, ErrorKind::Truncated);
 
     const std::vector<std::uint8_t> four{0x01, 0x02, 0x03, 0x04};
     ByteReader bad(four);
     bad.u8("kind");
     bad.fail("unknown kind 1", "kind");
     bad.u32("past the end after the failure");  // a later read past the end changes nothing
-    EXPECT_FALSE(bad.ok());
-    EXPECT_FALSE(bad.ran_out());
+    ASSERT_FALSE(bad.ok());
+    EXPECT_EQ(bad.error()->kind, ErrorKind::Malformed);
 
     const std::vector<std::uint8_t> long_packed(11, 0x80);  // too long: a bad value
     ByteReader too_long(long_packed);
     too_long.packed64("p");
-    EXPECT_FALSE(too_long.ok());
-    EXPECT_FALSE(too_long.ran_out());
+    ASSERT_FALSE(too_long.ok());
+    EXPECT_EQ(too_long.error()->kind, ErrorKind::Malformed);
+
+    const std::vector<std::uint8_t> negative{0x7F};  // string length -1
+    ByteReader neg(negative);
+    neg.packed_string("s");
+    ASSERT_FALSE(neg.ok());
+    EXPECT_EQ(neg.error()->kind, ErrorKind::Malformed);
+
+    ByteReader seek_past(four);
+    seek_past.seek(5);
+    ASSERT_FALSE(seek_past.ok());
+    EXPECT_EQ(seek_past.error()->kind, ErrorKind::Malformed);
+
+    // A caller's bound on a value is its own kind.
+    ByteReader over(four);
+    over.fail(ErrorKind::Limit, "count 1000000 exceeds the limit", "count");
+    ASSERT_FALSE(over.ok());
+    EXPECT_EQ(over.error()->kind, ErrorKind::Limit);
+    EXPECT_EQ(over.error()->field, "count");
 
     ByteReader fine(four);
     fine.u32("v");
     EXPECT_TRUE(fine.ok());
-    EXPECT_FALSE(fine.ran_out());
 }
 
 }  // namespace

@@ -25,8 +25,9 @@ TEST(Packed, SpecExample32) {
 }
 
 TEST(Packed, SpecExample64) {
-    EXPECT_EQ(pack64(-4758616141418899142LL),
-              (std::vector<std::uint8_t>{0xBA, 0xB2, 0xA5, 0xA2, 0xCE, 0xFA, 0xFF, 0xFA, 0xBD, 0x7F}));
+    EXPECT_EQ(
+        pack64(-4758616141418899142LL),
+        (std::vector<std::uint8_t>{0xBA, 0xB2, 0xA5, 0xA2, 0xCE, 0xFA, 0xFF, 0xFA, 0xBD, 0x7F}));
 }
 
 TEST(Packed, SmallValues) {
@@ -49,12 +50,26 @@ struct Boundary {
 // Each row of the seed's tables: the last value that fits in that many bytes.
 TEST(Packed, TableBoundaries64) {
     const Boundary rows[] = {
-        {-64, 1}, {63, 1}, {-8192, 2}, {8191, 2}, {-1048576, 3}, {1048575, 3},
-        {-134217728, 4}, {134217727, 4}, {-17179869184LL, 5}, {17179869183LL, 5},
-        {-2199023255552LL, 6}, {2199023255551LL, 6}, {-281474976710656LL, 7},
-        {281474976710655LL, 7}, {-36028797018963968LL, 8}, {36028797018963967LL, 8},
-        {-4611686018427387904LL, 9}, {4611686018427387903LL, 9},
-        {std::numeric_limits<std::int64_t>::min(), 10}, {std::numeric_limits<std::int64_t>::max(), 10},
+        {-64, 1},
+        {63, 1},
+        {-8192, 2},
+        {8191, 2},
+        {-1048576, 3},
+        {1048575, 3},
+        {-134217728, 4},
+        {134217727, 4},
+        {-17179869184LL, 5},
+        {17179869183LL, 5},
+        {-2199023255552LL, 6},
+        {2199023255551LL, 6},
+        {-281474976710656LL, 7},
+        {281474976710655LL, 7},
+        {-36028797018963968LL, 8},
+        {36028797018963967LL, 8},
+        {-4611686018427387904LL, 9},
+        {4611686018427387903LL, 9},
+        {std::numeric_limits<std::int64_t>::min(), 10},
+        {std::numeric_limits<std::int64_t>::max(), 10},
     };
     for (const auto& row : rows) {
         const auto bytes = pack64(row.value);
@@ -77,7 +92,8 @@ TEST(Packed, Int32Limits) {
     ByteWriter w(out);
     w.packed32(std::numeric_limits<std::int32_t>::min());
     w.packed32(std::numeric_limits<std::int32_t>::max());
-    EXPECT_EQ(out, (std::vector<std::uint8_t>{0x80, 0x80, 0x80, 0x80, 0x78, 0xFF, 0xFF, 0xFF, 0xFF, 0x07}));
+    EXPECT_EQ(out, (std::vector<std::uint8_t>{0x80, 0x80, 0x80, 0x80, 0x78, 0xFF, 0xFF, 0xFF, 0xFF,
+                                              0x07}));
     ByteReader r(out);
     EXPECT_EQ(r.packed32("a"), std::numeric_limits<std::int32_t>::min());
     EXPECT_EQ(r.packed32("b"), std::numeric_limits<std::int32_t>::max());
@@ -114,14 +130,14 @@ TEST(Packed, RejectsTruncationAndOverflow) {
         r.packed64("v");
         EXPECT_FALSE(r.ok());
     }
-    {   // 10th byte must be 0x00 or 0x7F
+    {  // 10th byte must be 0x00 or 0x7F
         std::vector<std::uint8_t> b(9, 0xFF);
         b.push_back(0x01);
         ByteReader r(b);
         r.packed64("v");
         EXPECT_FALSE(r.ok());
     }
-    {   // fits in 64 bits but not in 32
+    {  // fits in 64 bits but not in 32
         const auto bytes = pack64(std::int64_t{1} << 40);
         ByteReader r(bytes);
         r.packed32("v");
@@ -149,7 +165,7 @@ TEST(Packed, ReadsValuesFollowedByMoreBytes) {
 }
 
 TEST(Packed, RejectsOverflowFollowedByMoreBytes) {
-    {   // a bad 10th byte with bytes after it
+    {  // a bad 10th byte with bytes after it
         std::vector<std::uint8_t> b(9, 0xFF);
         b.push_back(0x01);
         b.resize(20, 0);
@@ -157,7 +173,7 @@ TEST(Packed, RejectsOverflowFollowedByMoreBytes) {
         r.packed64("v");
         EXPECT_FALSE(r.ok());
     }
-    {   // a 5-byte value too large for packed32, then more
+    {  // a 5-byte value too large for packed32, then more
         auto bytes = pack64(std::int64_t{1} << 33);
         bytes.resize(bytes.size() + 12, 0);
         ByteReader r(bytes);
@@ -165,7 +181,7 @@ TEST(Packed, RejectsOverflowFollowedByMoreBytes) {
         EXPECT_FALSE(r.ok());
         EXPECT_EQ(r.pos(), 0u);
     }
-    {   // a packed32 of 6 bytes (a value that fits, padded with a sign byte), then more
+    {  // a packed32 of 6 bytes (a value that fits, padded with a sign byte), then more
         const std::vector<std::uint8_t> b{0x81, 0x80, 0x80, 0x80, 0x80, 0x00, 0, 0, 0, 0, 0, 0};
         ByteReader r(b);
         r.packed32("v");

@@ -188,7 +188,8 @@ TEST_F(GeneratedLogs, EveryCutThatLosesBytesSaysSo) {
     for (std::size_t pos = 32; pos + 16 <= bytes.size();) {
         starts.insert(pos);
         std::uint64_t size = 0;
-        for (int i = 7; i >= 0; --i) size = (size << 8) | bytes[pos + 1 + static_cast<std::size_t>(i)];
+        for (int i = 7; i >= 0; --i)
+            size = (size << 8) | bytes[pos + 1 + static_cast<std::size_t>(i)];
         pos += 16 + size;
     }
     ASSERT_GT(starts.size(), 20U);
@@ -200,8 +201,8 @@ TEST_F(GeneratedLogs, EveryCutThatLosesBytesSaysSo) {
             if (n > 32 && n < bytes.size()) cuts.push_back(n);
     std::size_t stopped = 0;
     for (const std::size_t n : cuts) {
-        const Decoded d = decode({bytes.begin(), bytes.begin() + static_cast<std::ptrdiff_t>(n)},
-                                 "cut");
+        const Decoded d =
+            decode({bytes.begin(), bytes.begin() + static_cast<std::ptrdiff_t>(n)}, "cut");
         ASSERT_TRUE(d.opened) << n;
         if (starts.count(n) != 0) {
             EXPECT_TRUE(d.report->complete()) << "cut at a buffer start " << n;

@@ -203,6 +203,8 @@ TEST(XrayReader, CorruptBufferStartIsSkippedToTheNextBuffer) {
     EXPECT_TRUE(has_problem(d, "BufferExtents", second, "skipped 96 bytes to the next buffer"))
         << problems(d);
     EXPECT_TRUE(d.report->complete());
+    ASSERT_EQ(d.report->problems().size(), 1U) << problems(d);
+    EXPECT_EQ(d.report->problems()[0].kind, ErrorKind::Malformed);  // corrupt, not cut
 }
 
 TEST(XrayReader, CutLogKeepsWhatIsThereAndSaysItStopped) {
@@ -218,6 +220,7 @@ TEST(XrayReader, CutLogKeepsWhatIsThereAndSaysItStopped) {
     const auto& stop = *d.report->stop_reason();
     EXPECT_EQ(stop.record, "BufferExtents");
     EXPECT_NE(stop.message.find("cut short"), std::string::npos) << stop.to_string();
+    EXPECT_EQ(stop.kind, ErrorKind::Truncated);
     EXPECT_TRUE(has_problem(d, "Function", bytes.size() - 4, "partial record: 4 of 8"))
         << problems(d);
 }
@@ -387,6 +390,7 @@ TEST(XrayReader, ThreadsPastTheLimitAreReportedNotKept) {
     EXPECT_EQ(d.threads.size(), collectors::xray::kMaxThreads);
     EXPECT_EQ(d.report->problem_count(), 2U);
     EXPECT_NE(problems(d).find("more than 16384 threads"), std::string::npos) << problems(d);
+    for (const auto& p : d.report->problems()) EXPECT_EQ(p.kind, ErrorKind::Limit);
 }
 
 TEST(XrayReader, ZeroFrequencyIsReportedAndTakenAsOneGigahertz) {

@@ -450,7 +450,7 @@ TEST(XraySource, OnOneCpuDecodesInPollUnlessTold) {
 }
 
 Error problem(const std::string& record, std::uint64_t offset) {
-    Error e = Error::at("bad at " + std::to_string(offset));
+    Error e = Error::at(ErrorKind::Malformed, "bad at " + std::to_string(offset));
     e.record = record;
     e.offset = offset;
     return e;
@@ -464,7 +464,7 @@ TEST(ProblemHandover, AddsCountsKeptProblemsAndTheOnesNotKept) {
     from.mapped("function-enter", 4);
     from.skipped("CallArgument", 5);
     for (std::uint64_t i = 0; i < 130; ++i) from.bad_record(problem("CallArgument", 100 + i));
-    from.bad_record(Error::at("no kind"));
+    from.bad_record(Error::at(ErrorKind::Malformed, "no kind"));
     for (std::uint64_t i = 0; i < 5; ++i) from.bad_record(problem("Metadata", 500 + i));
     collectors::xray::add_report(from, to);
 
@@ -508,6 +508,22 @@ TEST(ProblemHandover, AddsCountsKeptProblemsAndTheOnesNotKept) {
     EXPECT_EQ(full.stop_reason()->offset, 999U);
     EXPECT_EQ(full.kinds().at("Pid").bad, IngestReport::kMaxKeptProblems);
     EXPECT_EQ(full.kinds().count("NewBuffer"), 0U);
+}
+
+// The stop is handed over as the stop, found by its place among the problems: a bad record
+// that reads the same (same words, offset and record kind) stays a bad record.
+TEST(ProblemHandover, TheStopIsTheStopEvenWhenABadRecordReadsTheSame) {
+    IngestReport from("xray", "log"), to("xray", "log");
+    from.bad_record(problem("BufferExtents", 9));
+    Error stop = problem("BufferExtents", 9);
+    stop.kind = ErrorKind::Truncated;
+    from.stopped(std::move(stop));
+    collectors::xray::add_report(from, to);
+    ASSERT_FALSE(to.complete());
+    EXPECT_EQ(to.stop_reason()->kind, ErrorKind::Truncated);
+    ASSERT_EQ(to.problems().size(), 2U);
+    EXPECT_EQ(to.problems()[0].kind, ErrorKind::Malformed);
+    EXPECT_EQ(to.kinds().at("BufferExtents").bad, 1U);
 }
 
 }  // namespace

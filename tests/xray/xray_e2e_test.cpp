@@ -162,9 +162,9 @@ TEST(XrayConvert, DeepRecursionKeepsEveryLevelLikeLlvmXray) {
     auto w = workload(false);
     ASSERT_TRUE(w);
     std::string error;
-    const auto log = run_workload(
-        *w, "e2e-deep", "xray-fdr", 2, 3,
-        "buffer_size=65536:buffer_max=1000:func_duration_threshold_us=0", "d300", &error);
+    const auto log = run_workload(*w, "e2e-deep", "xray-fdr", 2, 3,
+                                  "buffer_size=65536:buffer_max=1000:func_duration_threshold_us=0",
+                                  "d300", &error);
     ASSERT_FALSE(log.empty()) << error;
     auto ref = llvm_decode(log, w->binary, &error);
     ASSERT_TRUE(ref) << error;
@@ -195,10 +195,9 @@ TEST(XrayConvert, CallsPastTheDepthBoundAreReportedWithTheirCount) {
     constexpr std::size_t kPast = 50;
     constexpr std::size_t kN = kMax + kPast - 2;
     std::string error;
-    const auto log = run_workload(
-        *w, "e2e-too-deep", "xray-fdr", 1, 1,
-        "buffer_size=1048576:buffer_max=100:func_duration_threshold_us=0",
-        "d" + std::to_string(kN), &error);
+    const auto log = run_workload(*w, "e2e-too-deep", "xray-fdr", 1, 1,
+                                  "buffer_size=1048576:buffer_max=100:func_duration_threshold_us=0",
+                                  "d" + std::to_string(kN), &error);
     ASSERT_FALSE(log.empty()) << error;
     nlohmann::json report;
     const auto got = convert_and_read({log.string()}, w->binary.string(), &report, 3);

@@ -12,6 +12,7 @@
 #include <sstream>
 
 #include "collectors/annotate/annotate_statistics.hpp"
+#include "collectors/barman/barman_statistics.hpp"
 #include "collectors/ingest/ingest_statistics.hpp"
 #include "collectors/perf/perf_statistics.hpp"
 #include "collectors/procfs/procfs_statistics.hpp"
@@ -36,6 +37,7 @@ const std::map<std::string, std::span<const StatisticSpec>>& all_tables() {
         {"encoder", apc::kEncoderStatistics},
         {"ingest", collectors::ingest::kIngestStatistics},
         {"xray", collectors::xray::kXrayStatistics},
+        {"barman", collectors::barman::kBarmanStatistics},
     };
     return tables;
 }

@@ -17,6 +17,7 @@
 #include "collectors/perf/perf_statistics.hpp"
 #include "collectors/procfs/procfs_statistics.hpp"
 #include "collectors/xray/xray_statistics.hpp"
+#include "daemon/analysis/analysis_statistics.hpp"
 #include "daemon/capture/capture_engine.hpp"
 #include "daemon/capture/convert_report.hpp"
 #include "daemon/capture/statistics_output.hpp"
@@ -38,6 +39,7 @@ const std::map<std::string, std::span<const StatisticSpec>>& all_tables() {
         {"ingest", collectors::ingest::kIngestStatistics},
         {"xray", collectors::xray::kXrayStatistics},
         {"barman", collectors::barman::kBarmanStatistics},
+        {"report", analysis::kAnalysisStatistics},
     };
     return tables;
 }

@@ -72,6 +72,7 @@ struct BarmanSource::Capture {
     RecordMapper mapper;
     BlockReader reader;
     EventOrder order;
+    BarmanStatistics reported;  // what add_statistics() has added to the report so far
     bool done = false;
 };
 
@@ -168,6 +169,7 @@ Status BarmanSource::start(const CaptureContext& ctx) {
     const std::uint64_t total = report_.bytes_total;
     report_ = ingest::IngestReport("barman", path_.string());
     report_.bytes_total = total;
+    report_.add_statistics(BarmanStatistics{});  // shown whole, zero or not
     if (!refreshed_) {
         if (Status st = refresh(); !st) return st;
     }
@@ -235,12 +237,24 @@ PollResult BarmanSource::poll(model::Nanos /*now*/, std::vector<model::Event>& o
         report_.bytes_done =
             std::min(report_.bytes_total, c.in.header.store.record_area + c.reader.position());
     watermark_ = c.order.release(out, c.done);
+    add_statistics();
     return {watermark_, c.done};
+}
+
+void BarmanSource::add_statistics() {
+    Capture& c = *capture_;
+    BarmanStatistics now;
+    now[BarmanStat::EventsMovedUp] = c.order.moved_up();
+    report_.add_statistics(now.since(c.reported));
+    c.reported = now;
 }
 
 void BarmanSource::stop(model::Nanos /*now*/, std::vector<model::Event>& out) {
     // A capture stopped early keeps what was decoded; the rest of the store is not read.
-    if (capture_) capture_->order.release(out, true);
+    if (capture_) {
+        capture_->order.release(out, true);
+        add_statistics();
+    }
     capture_.reset();
 }
 

@@ -11,6 +11,7 @@
 #include <filesystem>
 #include <memory>
 
+#include "collectors/barman/barman_statistics.hpp"
 #include "collectors/barman/counter_plan.hpp"
 #include "collectors/barman/dump_file.hpp"
 #include "collectors/barman/event_order.hpp"
@@ -64,6 +65,8 @@ class BarmanSource final : public ingest::IngestSource {
     BarmanSource(std::filesystem::path path, Header header, model::Nanos origin, int cores_named,
                  std::uint64_t size);
     void finish_reading();
+    // Adds what the capture's EventOrder counted since the last call to the report.
+    void add_statistics();
     // The input's time origin; sets `cores_named` to the cores its records name (below
     // max_cores; the highest + 1).
     static model::Nanos origin_of(const Loaded& loaded, int& cores_named);

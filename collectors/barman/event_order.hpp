@@ -3,7 +3,8 @@
 // records from different cores can be slightly out of timestamp order, by at most the number of
 // cores writing at once. Events are held back until the `lookback` most recent records are all
 // later than them (that horizon is the watermark the source promises); an event older than an
-// earlier promise (a store that breaks the agent's rule) is moved up to the promise.
+// earlier promise (a store that breaks the agent's rule) is moved up to the promise, and counted
+// (moved_up(): the source reports it as barman_events_moved_up).
 #pragma once
 
 #include <cstddef>

@@ -1,5 +1,7 @@
 #include "collectors/ingest/ingest_report.hpp"
 
+#include <algorithm>
+
 namespace apcgate::collectors::ingest {
 
 RecordStats& IngestReport::stats(std::string_view kind) {
@@ -24,6 +26,32 @@ void IngestReport::stopped(Error e) {
         if (first) stop_index_ = problems_.size();
         problems_.push_back(std::move(e));
     }
+}
+
+void IngestReport::add_statistics(std::span<const model::StatisticValue> values) {
+    for (const auto& v : values) {
+        // Tables have a few entries, added about once per poll: a linear search is enough.
+        const auto it =
+            std::find_if(format_statistics_.begin(), format_statistics_.end(),
+                         [&](const model::StatisticValue& have) { return have.spec == v.spec; });
+        if (it == format_statistics_.end()) {
+            format_statistics_.push_back(v);
+        } else {
+            it->value += v.value;
+        }
+    }
+}
+
+std::uint64_t IngestReport::statistic(const model::StatisticSpec& spec) const {
+    for (const auto& v : format_statistics_)
+        if (v.spec == &spec) return v.value;
+    return 0;
+}
+
+std::vector<model::StatisticValue> IngestReport::statistic_values() const {
+    std::vector<model::StatisticValue> out = statistics().values();
+    out.insert(out.end(), format_statistics_.begin(), format_statistics_.end());
+    return out;
 }
 
 IngestStatistics IngestReport::statistics() const {

@@ -1,12 +1,14 @@
 // What an ingester read, mapped and skipped, per record kind, and the problems it met. Record
 // kinds are each ingester's own names (declared once in its reader); problems keep their input
 // offset and kind. Data decoded before a problem is always kept: a problem ends or skips, it
-// never discards.
+// never discards. What is no record kind (a producer's quirk met, calls a mapping could not
+// show) is a statistic of the format's own table, carried here beside the input's totals.
 #pragma once
 
 #include <cstdint>
 #include <map>
 #include <optional>
+#include <span>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -42,6 +44,14 @@ class IngestReport {
     // stripped --binary, a producer's known quirk): printed and in --json, no effect on the exit
     // code.
     void note(std::string text) { notes_.push_back(std::move(text)); }
+    // A format's own statistics (its table: what its mapping could not show, a producer's
+    // quirk it met), added to what was added before for the same statistic. Printed after the
+    // totals wherever the input's statistics are; adding a table with zero counts shows it whole.
+    void add_statistics(std::span<const model::StatisticValue> values);
+    template <typename Id, const auto& kSpecs>
+    void add_statistics(const model::Statistics<Id, kSpecs>& counts) {
+        add_statistics(counts.values());
+    }
 
     [[nodiscard]] const std::string& format() const { return format_; }
     [[nodiscard]] const std::string& input() const { return input_; }
@@ -63,6 +73,14 @@ class IngestReport {
     [[nodiscard]] bool clean() const { return problem_count_ == 0; }
     // The totals over all record kinds, and what reading left unread.
     [[nodiscard]] IngestStatistics statistics() const;
+    // The format's own statistics, in the order they were first added.
+    [[nodiscard]] const std::vector<model::StatisticValue>& format_statistics() const {
+        return format_statistics_;
+    }
+    // One of the format's statistics (0 when never added).
+    [[nodiscard]] std::uint64_t statistic(const model::StatisticSpec& spec) const;
+    // What the printers print: the totals, then the format's own statistics.
+    [[nodiscard]] std::vector<model::StatisticValue> statistic_values() const;
 
     std::uint64_t bytes_total = 0;  // input size, for progress and throughput
     std::uint64_t bytes_done = 0;   // consumed so far
@@ -75,6 +93,7 @@ class IngestReport {
     std::map<std::string, RecordStats, std::less<>> kinds_;
     std::vector<Error> problems_;  // the first kMaxKeptProblems
     std::vector<std::string> notes_;
+    std::vector<model::StatisticValue> format_statistics_;
     std::uint64_t problem_count_ = 0;
     std::optional<Error> stop_;
     std::optional<std::size_t> stop_index_;

@@ -176,8 +176,7 @@ void FdrBlockDecoder::framing_error() {
     const std::uint64_t typed = typed_events_ + (tokenizer_.missing_typed_event() ? 1 : 0);
     if (!cut_ && tokenizer_.error().is(ErrorKind::Truncated) &&
         missing <= kMetadataRecordSize * typed) {
-        stats_.read(Stat::ShortBuffer);
-        stats_.skipped(Stat::ShortBuffer);
+        stats_.count(XrayStat::ShortBuffers);
         return;
     }
     report_.bad_record(tokenizer_.error());

@@ -11,7 +11,7 @@
 // writes the buffer to the file up to its extents. A buffer with T typed events then ends 16 * T
 // bytes before its records do, most often inside a record. A record cut at the end of a buffer
 // that holds typed events, missing no more than 16 bytes per typed event, is that: the buffer is
-// counted as short-buffer (read and skipped), not reported as a problem (the source notes them).
+// counted as xray_short_buffers, not reported as a problem (the source notes them).
 // The buffer the file itself ends in (BlockRef::cut) is never taken for one.
 #pragma once
 

@@ -41,6 +41,7 @@ void add_report(const ingest::IngestReport& from, ingest::IngestReport& to) {
     }
     for (; unkept > 0; --unkept) to.bad_record(Error::at(ErrorKind::Malformed, "(not kept)"));
     for (const auto& note : from.notes()) to.note(note);
+    to.add_statistics(from.format_statistics());
 }
 
 }  // namespace apcgate::collectors::xray

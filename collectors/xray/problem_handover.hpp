@@ -9,7 +9,8 @@
 namespace apcgate::collectors::xray {
 
 // Adds the problems of `from` (their per-kind bad counts, the kept problems in order and the
-// count of the others) and its per-kind read/mapped/skipped counts to `to`.
+// count of the others), its per-kind read/mapped/skipped counts and its format's statistics to
+// `to`.
 void add_report(const ingest::IngestReport& from, ingest::IngestReport& to);
 
 }  // namespace apcgate::collectors::xray

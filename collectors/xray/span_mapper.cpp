@@ -45,8 +45,7 @@ void SpanMapper::event(model::Nanos ts, std::uint32_t thread, const ThreadInfo& 
             if (depth >= kMaxStack || depth >= kMaxDepth) {
                 ++deeper_calls_;
                 deepest_ = std::max(deepest_, depth + 1);
-                stats_.read(Stat::DepthLimit);
-                stats_.skipped(Stat::DepthLimit);
+                stats_.count(XrayStat::CallsDeeperThanLimit);
                 stats_.skipped(entry_stat(e.kind));
                 if (!args.empty()) stats_.skipped(Stat::CallArgument, args.size());
                 if (depth >= kMaxStack) return;
@@ -144,14 +143,12 @@ void SpanMapper::exit(model::Nanos ts, const ThreadInfo& info, ThreadState& s, c
         }
     }
     if (found == n) {
-        stats_.read(Stat::ExitWithoutEntry);
-        stats_.skipped(Stat::ExitWithoutEntry);
+        stats_.count(XrayStat::ExitsWithoutEntry);
         stats_.skipped(exit_stat(e.kind));
         return;
     }
     while (s.stack.size() > found + 1) {
-        stats_.read(Stat::EntryWithoutExit);
-        stats_.mapped(Stat::EntryWithoutExit);
+        stats_.count(XrayStat::EntriesWithoutExit);
         close_top(ts, info, s, out);
     }
     if (found < kMaxDepth) {
@@ -166,8 +163,7 @@ void SpanMapper::thread_end(model::Nanos ts, std::uint32_t thread, const ThreadI
                             std::vector<model::Event>& out) {
     ThreadState& s = state(thread);
     while (!s.stack.empty()) {
-        stats_.read(Stat::EntryWithoutExit);
-        stats_.mapped(Stat::EntryWithoutExit);
+        stats_.count(XrayStat::EntriesWithoutExit);
         close_top(ts, info, s, out);
     }
 }

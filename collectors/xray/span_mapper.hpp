@@ -7,13 +7,13 @@
 //
 // Matching is by function id against the thread's stack of open calls, never by guessing:
 //   - an exit whose function is not among the top kSearchDepth open calls began before the
-//     trace (or its entry was lost): counted as exit-without-entry, nothing shown;
+//     trace (or its entry was lost): counted as xray_exits_without_entry, nothing shown;
 //   - an exit of a call below the top closes the calls above it first (their exits were lost,
-//     e.g. by the runtime's short-call elision): each is counted as entry-without-exit;
+//     e.g. by the runtime's short-call elision): each is counted as xray_entries_without_exit;
 //   - calls still open when their thread's data ends close at the thread's last time, counted
-//     as entry-without-exit.
+//     as xray_entries_without_exit.
 // Calls deeper than kMaxDepth (SpanChannels' bound against hostile input, far beyond real
-// recursion) are followed for matching but not shown (call-deeper-than-limit, and counted in
+// recursion) are followed for matching but not shown (xray_calls_deeper_than_limit, and counted in
 // calls_deeper_than_limit() for the source to report as a problem), and the stack itself stops
 // at kMaxStack open calls, so a hostile log cannot grow it.
 #pragma once

@@ -32,6 +32,7 @@ XraySource::~XraySource() {
 Status XraySource::load() {
     unread_ = false;
     report_ = std::make_unique<ingest::IngestReport>("xray", options_.input.string());
+    report_->add_statistics(XrayStatistics{});  // shown whole, zero or not
     // The decoders keep reporting here from the decoding thread; it starts empty each time.
     decoded_ = std::make_unique<ingest::IngestReport>("xray", options_.input.string());
     reader_.reset();
@@ -234,14 +235,15 @@ void XraySource::stop(model::Nanos /*now*/, std::vector<model::Event>& out) {
 }
 
 void XraySource::note_short_buffers() {
-    const auto& kinds = report_->kinds();
-    const auto it = kinds.find(stat_name(Stat::ShortBuffer));
-    if (it == kinds.end() || it->second.read == 0) return;
-    report_->note(std::to_string(it->second.read) +
+    const auto& short_buffers = XrayStatistics::spec(XrayStat::ShortBuffers);
+    const std::uint64_t n = report_->statistic(short_buffers);
+    if (n == 0) return;
+    report_->note(std::to_string(n) +
                   " buffers end inside a record, as LLVM 14's runtime writes them: it counts a "
                   "typed event's payload in its buffer's extents but not its 16-byte marker, so "
                   "the last 16 bytes per typed event of such a buffer are not in the log (counted "
-                  "as short-buffer; everything before them is kept)");
+                  "as " +
+                  std::string(short_buffers.name) + "; everything before them is kept)");
 }
 
 void XraySource::report_names_outside_map() {
@@ -273,7 +275,8 @@ void XraySource::report_depth_limit() {
             " levels are not shown (the deepest nesting: " + std::to_string(mapper_->deepest()) +
             " levels); their exits are matched, and the calls around them shown");
     e.input = options_.input.string();
-    e.record = std::string(stat_name(Stat::DepthLimit));
+    // No record kind: no record was malformed (the entries not shown are counted as skipped,
+    // and the calls as xray_calls_deeper_than_limit); the problem is the capture lacking them.
     decoded_->bad_record(std::move(e));
 }
 

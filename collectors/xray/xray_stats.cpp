@@ -44,14 +44,6 @@ std::string_view stat_name(Stat s) {
             return "BasicRecord";
         case Stat::Block:
             return "Block";
-        case Stat::ShortBuffer:
-            return "short-buffer";
-        case Stat::ExitWithoutEntry:
-            return "exit-without-entry";
-        case Stat::EntryWithoutExit:
-            return "entry-without-exit";
-        case Stat::DepthLimit:
-            return "call-deeper-than-limit";
         case Stat::Count:
             break;
     }
@@ -65,9 +57,12 @@ void Stats::flush(ingest::IngestReport& report) {
         if (mapped_[i] != 0) report.mapped(name, mapped_[i]);
         if (skipped_[i] != 0) report.skipped(name, skipped_[i]);
     }
+    // The whole table, zeros too: the report shows every XRay statistic once anything was read.
+    report.add_statistics(statistics_);
     read_.fill(0);
     mapped_.fill(0);
     skipped_.fill(0);
+    statistics_ = {};
 }
 
 }  // namespace apcgate::collectors::xray

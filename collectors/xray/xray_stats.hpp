@@ -1,7 +1,9 @@
 // The record kinds this ingester counts, declared once. Errors carry the same names in their
-// `record` field, so `--json` shows read/mapped/skipped/bad per kind under one spelling. The hot
-// loops count into plain arrays; flush() moves the counts into the IngestReport once per poll,
-// because a map lookup per 8-byte record would cost more than decoding it.
+// `record` field, so `--json` shows read/mapped/skipped/bad per kind under one spelling. What is
+// no record kind (a short buffer, a call without its exit) is a statistic of the XRay table
+// (xray_statistics.hpp), counted here beside the kinds. The hot loops count into plain arrays;
+// flush() moves the counts into the IngestReport once per poll, because a map lookup per 8-byte
+// record would cost more than decoding it.
 #pragma once
 
 #include <array>
@@ -9,6 +11,7 @@
 #include <string_view>
 
 #include "collectors/ingest/ingest_report.hpp"
+#include "collectors/xray/xray_statistics.hpp"
 
 namespace apcgate::collectors::xray {
 
@@ -28,15 +31,11 @@ enum class Stat : std::uint8_t {
     FunctionEnterArgs,
     FunctionExit,
     FunctionTailExit,
-    Function,          // a function record whose action is none of the four above
-    Metadata,          // a metadata record of a kind no version defines
-    BasicArgPayload,   // basic mode: the argument record after an entry
-    BasicRecord,       // basic mode: a record whose type is unknown
-    Block,             // a thread's buffer (FDR) or run of records (basic mode)
-    ShortBuffer,       // FDR: a buffer whose extents LLVM 14 counted short after typed events
-    ExitWithoutEntry,  // an exit whose call began before the trace: not shown
-    EntryWithoutExit,  // a call still open when its thread's data ended (or a parent exited)
-    DepthLimit,        // a call nested deeper than the channels we give a thread
+    Function,         // a function record whose action is none of the four above
+    Metadata,         // a metadata record of a kind no version defines
+    BasicArgPayload,  // basic mode: the argument record after an entry
+    BasicRecord,      // basic mode: a record whose type is unknown
+    Block,            // a thread's buffer (FDR) or run of records (basic mode)
     Count,
 };
 
@@ -50,6 +49,7 @@ class Stats {
     void read(Stat s, std::uint64_t n = 1) { read_[index(s)] += n; }
     void mapped(Stat s, std::uint64_t n = 1) { mapped_[index(s)] += n; }
     void skipped(Stat s, std::uint64_t n = 1) { skipped_[index(s)] += n; }
+    void count(XrayStat s, std::uint64_t n = 1) { statistics_[s] += n; }
     // One record read as `from` turned out to be a `to` (an entry followed by its arguments is
     // a function-enter-arg). The record must have been counted since the last flush.
     void reclassify_read(Stat from, Stat to) {
@@ -61,6 +61,7 @@ class Stats {
     [[nodiscard]] std::uint64_t read_count(Stat s) const { return read_[index(s)]; }
     [[nodiscard]] std::uint64_t mapped_count(Stat s) const { return mapped_[index(s)]; }
     [[nodiscard]] std::uint64_t skipped_count(Stat s) const { return skipped_[index(s)]; }
+    [[nodiscard]] std::uint64_t statistic(XrayStat s) const { return statistics_[s]; }
 
     // Adds the counts gathered since the last flush to `report` and clears them.
     void flush(ingest::IngestReport& report);
@@ -70,6 +71,7 @@ class Stats {
     std::array<std::uint64_t, kStatCount> read_{};
     std::array<std::uint64_t, kStatCount> mapped_{};
     std::array<std::uint64_t, kStatCount> skipped_{};
+    XrayStatistics statistics_;
 };
 
 }  // namespace apcgate::collectors::xray

@@ -253,9 +253,7 @@ class ReadPagesRelease {
 void account_split_end(const FrameSplitEnd& split, const std::string& data_path, Analysis& out) {
     if (out.data_error || !split.error) return;
     if (split.end == apc::StreamEnd::Truncated) {
-        out.report.losses.push_back({"truncated_frame", 1,
-                                     "the last frame is cut short (a recorder killed mid-write): " +
-                                         split.error->to_string()});
+        out.report.losses.add(AnalysisStat::TruncatedFrame, 1, split.error->to_string());
     } else {
         out.data_error = Error(*split.error).in_input(data_path);
     }
@@ -282,9 +280,7 @@ Result<Analysis> analyse_gator(const std::filesystem::path& dir, const AnalysisO
             return true;
         });
     account_split_end(split, data_path, out);
-    if (const std::size_t pending = pass.pending_annotation_bytes(); pending > 0)
-        r.losses.push_back({"annotation_bytes_unfinished", pending,
-                            "annotation bytes at the end that do not make a whole annotation"});
+    r.losses.add(AnalysisStat::AnnotationBytesUnfinished, pass.pending_annotation_bytes());
     analysis.finish(r);
     return out;
 }

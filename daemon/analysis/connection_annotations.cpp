@@ -53,14 +53,9 @@ void ConnectionAnnotations::fill(Report& r) const {
         r.notes.push_back(std::to_string(foreign_) +
                           " External streams do not begin with the annotation protocol's "
                           "handshake (gatord's ftrace text, say): not read");
-    if (broken_ > 0)
-        r.losses.push_back({"annotation_connections_broken", broken_,
-                            "application annotation connections whose bytes break the "
-                            "annotation protocol: the rest of each was skipped"});
-    if (not_followed_ > 0)
-        r.losses.push_back({"annotation_bytes_not_followed", not_followed_,
-                            "bytes of annotation connections past " +
-                                std::to_string(kMaxConnections) + " open at once: skipped"});
+    r.losses.add(AnalysisStat::AnnotationConnectionsBroken, broken_);
+    r.losses.add(AnalysisStat::AnnotationBytesNotFollowed, not_followed_,
+                 "past " + std::to_string(kMaxConnections) + " connections open at once");
 }
 
 }  // namespace apcgate::daemon::analysis

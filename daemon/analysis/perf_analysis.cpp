@@ -121,15 +121,13 @@ class PerfAnalysis {
                 "the target): kernel functions are [kernel]");
         }
         if (const auto& k = kernel.skipped(); k.total() > 0)
-            r.losses.push_back({"kallsyms_lines_skipped", k.total(),
-                                std::to_string(k.malformed) +
-                                    " KALLSYMS lines that are not "
-                                    "/proc/kallsyms lines, " +
-                                    std::to_string(k.name_too_long) + " with names longer than " +
-                                    std::to_string(KernelSymbols::kMaxNameBytes) + " bytes, " +
-                                    std::to_string(k.past_limit) + " past " +
-                                    std::to_string(kernel.limits().symbols) +
-                                    " symbols (or their names' bytes)"});
+            r.losses.add(AnalysisStat::KallsymsLinesSkipped, k.total(),
+                         std::to_string(k.malformed) + " not /proc/kallsyms lines, " +
+                             std::to_string(k.name_too_long) + " with names longer than " +
+                             std::to_string(KernelSymbols::kMaxNameBytes) + " bytes, " +
+                             std::to_string(k.past_limit) + " past " +
+                             std::to_string(kernel.limits().symbols) +
+                             " symbols (or their names' bytes)");
         for (const auto& image : symbols_.unreadable())
             r.notes.push_back("cannot read the symbols of " + image +
                               " (its functions are shown as offsets; see --binary-dir, --sysroot)");
@@ -168,21 +166,13 @@ Result<Analysis> analyse_perf_capture(const std::filesystem::path& dir,
     for (const auto& [key, kv] : t.counter_values)
         counters.values(key, kv.values, kv.min, kv.max, std::nullopt);
     counters.fill(r);
-    if (t.lost_records > 0)
-        r.losses.push_back({"lost_records", t.lost_records,
-                            std::to_string(t.lost_events) +
-                                " events the kernel dropped (LOST and LOST_SAMPLES records)"});
+    r.losses.add(AnalysisStat::LostRecords, t.lost_records,
+                 std::to_string(t.lost_events) + " events dropped");
     if (summary->end == apc::StreamEnd::Truncated && summary->error)
-        r.losses.push_back({"truncated_frame", 1,
-                            "the last frame is cut short (a recorder killed mid-write): " +
-                                summary->error->to_string()});
+        r.losses.add(AnalysisStat::TruncatedFrame, 1, summary->error->to_string());
     else if (summary->error)
         out.data_error = *summary->error;
-    if (!summary->violations.empty()) {
-        r.losses.push_back({"invalid_records", summary->violations.size(),
-                            "frames or records that break the Perf framing's rules (see "
-                            "apcgate inspect): skipped"});
-    }
+    r.losses.add(AnalysisStat::InvalidRecords, summary->violations.size());
     return out;
 }
 

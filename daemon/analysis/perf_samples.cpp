@@ -53,19 +53,14 @@ void PerfSamples::maps(std::int32_t pid, std::string_view text) {
 }
 
 void PerfSamples::fill(Report& r) const {
-    if (maps_skipped_.malformed + maps_skipped_.too_long > 0)
-        r.losses.push_back({"maps_lines_skipped", maps_skipped_.malformed + maps_skipped_.too_long,
-                            std::to_string(maps_skipped_.malformed) +
-                                " MAPS lines that are not /proc/PID/maps lines and " +
-                                std::to_string(maps_skipped_.too_long) + " longer than " +
-                                std::to_string(kMaxMapsLineBytes) +
-                                " bytes: their addresses are [unknown]"});
-    if (maps_skipped_.past_limit + not_kept_ > 0)
-        r.losses.push_back(
-            {"mappings_not_kept", maps_skipped_.past_limit + not_kept_,
-             "mappings (MAPS lines, MMAP records) past " + std::to_string(kMaxMappings) +
-                 " per process, " + std::to_string(kMaxProcesses) + " processes or " +
-                 std::to_string(kMaxImages) + " images: their addresses are [unknown]"});
+    r.losses.add(AnalysisStat::MapsLinesSkipped, maps_skipped_.malformed + maps_skipped_.too_long,
+                 std::to_string(maps_skipped_.malformed) + " not /proc/PID/maps lines, " +
+                     std::to_string(maps_skipped_.too_long) + " longer than " +
+                     std::to_string(kMaxMapsLineBytes) + " bytes");
+    r.losses.add(AnalysisStat::MappingsNotKept, maps_skipped_.past_limit + not_kept_,
+                 "past " + std::to_string(kMaxMappings) + " per process, " +
+                     std::to_string(kMaxProcesses) + " processes or " + std::to_string(kMaxImages) +
+                     " images");
 }
 
 bool PerfSamples::map(std::uint32_t pid, std::uint64_t addr, std::uint64_t len, std::uint64_t pgoff,

@@ -167,18 +167,9 @@ void PerfSwitches::finish() {
 }
 
 void PerfSwitches::fill(Report& r) const {
-    if (undecodable_ > 0)
-        r.losses.push_back({"switch_samples_undecodable", undecodable_,
-                            "sched:sched_switch samples whose payload does not fit the capture's "
-                            "FORMAT of that tracepoint: skipped (CPU time misses those switches)"});
-    if (without_format_ > 0)
-        r.losses.push_back({"switch_samples_without_format", without_format_,
-                            "tracepoint samples with no sched_switch FORMAT message in the "
-                            "capture to decode them: skipped (CPU time misses them if they are "
-                            "switches)"});
-    if (bad_formats_ > 0)
-        r.losses.push_back({"formats_unreadable", bad_formats_,
-                            "FORMAT messages that are not a tracefs format file"});
+    r.losses.add(AnalysisStat::SwitchSamplesUndecodable, undecodable_);
+    r.losses.add(AnalysisStat::SwitchSamplesWithoutFormat, without_format_);
+    r.losses.add(AnalysisStat::FormatsUnreadable, bad_formats_);
     if (switches_ > 0 && from_tracepoint_ == 0)
         r.notes.emplace_back(
             "the switches come from the kernel's switch records, whose preempt flag tells "

@@ -10,6 +10,8 @@
 #include <string>
 #include <vector>
 
+#include "daemon/analysis/analysis_statistics.hpp"
+
 namespace apcgate::daemon::analysis {
 
 // Wait states of the Activity/Scheduler Trace frames, in the order of model::WaitState.
@@ -71,12 +73,6 @@ struct CounterRow {
     std::optional<double> total;  // delta and incident counters: the sum
 };
 
-struct LossRow {
-    std::string what;  // stable key, e.g. "lost_records", "truncated_frame", "skipped_names"
-    std::uint64_t count = 0;
-    std::string detail;
-};
-
 struct Report {
     std::string capture;                 // the path given
     std::string framing;                 // "gator" or "perf"
@@ -89,8 +85,8 @@ struct Report {
     std::vector<SpanRow> spans;          // by total_ns, descending
     std::vector<InstantRow> instants;    // by count, descending
     std::vector<CounterRow> counters;    // by key
-    std::vector<LossRow> losses;
-    std::vector<std::string> notes;  // what this capture cannot say, and why
+    Losses losses;                       // what the report could not show (analysis_statistics.hpp)
+    std::vector<std::string> notes;      // what this capture cannot say, and why
 };
 
 }  // namespace apcgate::daemon::analysis

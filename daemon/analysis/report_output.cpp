@@ -4,6 +4,7 @@
 #include <cstdio>
 
 #include "daemon/analysis/text_table.hpp"
+#include "daemon/capture/statistics_output.hpp"
 
 namespace apcgate::daemon::analysis {
 
@@ -152,6 +153,14 @@ json counters_json(const Report& r, std::size_t top) {
     return out;
 }
 
+// The losses in the one shape of statistics (statistics_output.hpp), each with its detail.
+json losses_json(const Losses& losses) {
+    const auto values = losses.values();
+    json j = statistics_json(values);
+    for (std::size_t i = 0; i < values.size(); ++i) j[i]["detail"] = losses.detail(values[i]);
+    return j;
+}
+
 }  // namespace
 
 nlohmann::json report_json(const Report& r, std::size_t top) {
@@ -173,9 +182,7 @@ nlohmann::json report_json(const Report& r, std::size_t top) {
         j["instants"].push_back({{"name", s.name}, {"kind", s.kind}, {"count", s.count}});
     }
     j["counters"] = counters_json(r, top);
-    j["losses"] = json::array();
-    for (const auto& l : r.losses)
-        j["losses"].push_back({{"what", l.what}, {"count", l.count}, {"detail", l.detail}});
+    j["losses"] = losses_json(r.losses);
     j["notes"] = r.notes;
     return j;
 }
@@ -276,9 +283,14 @@ void write_text(const Report& r, std::size_t top, std::ostream& out) {
     if (!r.instants.empty()) write_instants_text(r, top, out);
     if (!r.counters.empty()) write_counters_text(r, top, out);
     out << "\nLosses\n";
-    if (r.losses.empty()) out << "  none reported\n";
-    for (const auto& l : r.losses)
-        out << "  " << l.what << ": " << l.count << " (" << l.detail << ")\n";
+    const auto losses = r.losses.values();
+    if (losses.empty()) out << "  none reported\n";
+    for (const auto& l : losses) {
+        out << "  " << l.spec->name << " = " << l.value << " ("
+            << model::severity_name(l.spec->severity) << "): " << l.spec->description << "\n";
+        if (const std::string& detail = r.losses.detail(l); !detail.empty())
+            out << "    " << detail << "\n";
+    }
     if (!r.notes.empty()) {
         out << "\nNotes\n";
         for (const auto& n : r.notes) out << "  " << n << "\n";
@@ -325,9 +337,11 @@ void write_csv(const Report& r, std::size_t top, std::ostream& out) {
             << (c.mean ? number(*c.mean) : "") << ',' << number(c.max) << ','
             << (c.total ? number(*c.total) : "") << "\n";
     }
-    out << "\nsection,what,count,detail\n";
-    for (const auto& l : r.losses)
-        out << "losses," << l.what << ',' << l.count << ',' << f(l.detail) << "\n";
+    out << "\nsection,name,value,severity,description,detail\n";
+    for (const auto& l : r.losses.values())
+        out << "losses," << l.spec->name << ',' << l.value << ','
+            << model::severity_name(l.spec->severity) << ',' << f(std::string(l.spec->description))
+            << ',' << f(r.losses.detail(l)) << "\n";
 }
 
 void write_folded(const Report& r, std::ostream& out) {

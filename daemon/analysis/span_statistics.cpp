@@ -177,18 +177,11 @@ void SpanStatistics::fill(Report& r) const {
         if (a.count != b.count) return a.count > b.count;
         return a.name != b.name ? a.name < b.name : a.kind < b.kind;
     });
-    if (closed_at_end_ > 0)
-        r.losses.push_back(
-            {"spans_open_at_end", closed_at_end_,
-             "spans still open when the capture ended, closed at its last timestamp"});
-    if (open_dropped_ > 0)
-        r.losses.push_back({"spans_not_followed", open_dropped_,
-                            "spans on channels past " + std::to_string(kMaxOpen) +
-                                " sparse channel ids: not counted"});
-    if (span_names_.overflowed() + instant_names_.overflowed() > 0)
-        r.losses.push_back({"names_folded", span_names_.overflowed() + instant_names_.overflowed(),
-                            "spans or instants past " + std::to_string(kMaxNames) +
-                                " distinct names, counted under (other spans)/(other instants)"});
+    r.losses.add(AnalysisStat::SpansOpenAtEnd, closed_at_end_);
+    r.losses.add(AnalysisStat::SpansNotFollowed, open_dropped_,
+                 "past " + std::to_string(kMaxOpen) + " sparse channel ids");
+    r.losses.add(AnalysisStat::NamesFolded, span_names_.overflowed() + instant_names_.overflowed(),
+                 "past " + std::to_string(kMaxNames) + " distinct names");
 }
 
 }  // namespace apcgate::daemon::analysis

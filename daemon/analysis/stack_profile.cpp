@@ -66,14 +66,10 @@ void StackProfile::fill(Report& r) const {
     std::sort(r.stacks.begin(), r.stacks.end(), [](const StackRow& a, const StackRow& b) {
         return a.samples != b.samples ? a.samples > b.samples : a.folded < b.folded;
     });
-    if (names_.overflowed() > 0)
-        r.losses.push_back({"functions_folded", names_.overflowed(),
-                            "frames past " + std::to_string(kMaxFunctions) +
-                                " distinct functions, counted under (other)"});
-    if (stacks_folded_ > 0)
-        r.losses.push_back({"stacks_folded", stacks_folded_,
-                            "samples past " + std::to_string(kMaxStacks) +
-                                " distinct stacks, counted under (other stacks)"});
+    r.losses.add(AnalysisStat::FunctionsFolded, names_.overflowed(),
+                 "past " + std::to_string(kMaxFunctions) + " distinct functions");
+    r.losses.add(AnalysisStat::StacksFolded, stacks_folded_,
+                 "past " + std::to_string(kMaxStacks) + " distinct stacks");
 }
 
 }  // namespace apcgate::daemon::analysis

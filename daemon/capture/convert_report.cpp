@@ -30,7 +30,7 @@ nlohmann::json report_json(const collectors::ingest::IngestReport& r) {
             {"read", s.read}, {"mapped", s.mapped}, {"skipped", s.skipped}, {"bad", s.bad}};
     j["records"] = kinds;
     j["problem_count"] = r.problem_count();
-    j["statistics"] = statistics_json(r.statistics().values());
+    j["statistics"] = statistics_json(r.statistic_values());
     j["problems"] = nlohmann::json::array();
     for (const auto& p : r.problems()) j["problems"].push_back(error_json(p));
     if (r.stop_reason()) j["stopped"] = error_json(*r.stop_reason());
@@ -49,7 +49,7 @@ std::string report_text(const collectors::ingest::IngestReport& r) {
         if (s.bad > 0) out << ", " << s.bad << " bad";
         out << "\n";
     }
-    out << statistics_text(r.statistics().values());
+    out << statistics_text(r.statistic_values());
     for (const auto& n : r.notes()) out << "  note: " << n << "\n";
     for (const auto& p : r.problems()) out << "  problem: " << p.to_string() << "\n";
     if (r.problem_count() > r.problems().size())
@@ -63,7 +63,7 @@ void log_report(const collectors::ingest::IngestReport& r) {
     spdlog::info("source {} ({}): {}, {} of {} bytes, {} records mapped, {} problems", r.input(),
                  r.format(), r.complete() ? "read" : "read up to a problem", r.bytes_done,
                  r.bytes_total, mapped, r.problem_count());
-    log_statistics("source " + r.input(), r.statistics().values());
+    log_statistics("source " + r.input(), r.statistic_values());
     for (const auto& n : r.notes()) spdlog::warn("source {}: {}", r.input(), n);
     const std::uint64_t others = r.problem_count() - (r.stop_reason() ? 1 : 0);
     std::uint64_t shown = 0;

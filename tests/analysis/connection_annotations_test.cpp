@@ -16,8 +16,8 @@ std::vector<std::uint8_t> bytes(const std::string& s) {
 }
 
 bool has_loss(const Report& r, const std::string& what) {
-    for (const auto& l : r.losses)
-        if (l.what == what) return true;
+    for (const auto& l : r.losses.values())
+        if (l.spec->name == what) return true;
     return false;
 }
 

@@ -203,7 +203,9 @@ TEST(ReportAnnotations, ApplicationSpansFromAnnotationConnections) {
     ASSERT_EQ(j["instants"].size(), 1u);
     EXPECT_EQ(j["instants"][0]["name"], "boot");
     ASSERT_EQ(j["losses"].size(), 1u) << j["losses"].dump();
-    EXPECT_EQ(j["losses"][0]["what"], "annotation_connections_broken");
+    EXPECT_EQ(j["losses"][0]["name"], "annotation_connections_broken");
+    EXPECT_EQ(j["losses"][0]["value"], 1);
+    EXPECT_EQ(j["losses"][0]["severity"], "error");
 }
 
 }  // namespace

@@ -213,9 +213,9 @@ TEST(PerfSwitches, UndecodableSamplesAreCountedAsALoss) {
     s.sched_switch(0, 2000, 7, 1, 0, 30);  // cut within prev_pid's field
     s.sched_switch(0, 4000, 7, 1, 0);
     const Report r = s.run(5000);
-    ASSERT_EQ(r.losses.size(), 1U);
-    EXPECT_EQ(r.losses[0].what, "switch_samples_undecodable");
-    EXPECT_EQ(r.losses[0].count, 1U);
+    ASSERT_EQ(r.losses.values().size(), 1U);
+    EXPECT_EQ(r.losses.values()[0].spec->name, "switch_samples_undecodable");
+    EXPECT_EQ(r.losses[AnalysisStat::SwitchSamplesUndecodable], 1U);
     ASSERT_NE(thread(r, 7), nullptr);
     EXPECT_EQ(thread(r, 7)->cpu_ns, 3000);
 }

@@ -253,7 +253,13 @@ TEST(ReportHostile, TruncatedCaptureIsReportedWithTheLoss) {
     EXPECT_EQ(rc, 0) << text;
     bool truncated = false;
     const auto j = json_of(text);
-    for (const auto& l : j["losses"]) truncated = truncated || l["what"] == "truncated_frame";
+    for (const auto& l : j["losses"]) {
+        if (l["name"] != "truncated_frame") continue;
+        truncated = true;
+        EXPECT_EQ(l["value"], 1) << text;
+        EXPECT_EQ(l["severity"], "data_loss") << text;
+        EXPECT_FALSE(l["detail"].get<std::string>().empty()) << text;  // the cut frame's error
+    }
     EXPECT_TRUE(truncated) << text;
 }
 

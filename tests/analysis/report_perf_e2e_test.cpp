@@ -60,7 +60,7 @@ const nlohmann::json* row(const nlohmann::json& rows, const char* key, long valu
 
 bool has_loss(const nlohmann::json& j, const std::string& what) {
     for (const auto& l : j["losses"])
-        if (l["what"] == what) return true;
+        if (l["name"] == what) return true;
     return false;
 }
 

@@ -93,9 +93,9 @@ TEST(SpanStatistics, SpansOpenAtTheEndCloseAtTheLastTimestampAndAreCounted) {
     s.fill(r);
     ASSERT_EQ(r.spans.size(), 1u);
     EXPECT_EQ(r.spans[0].total_ns, 300);
-    ASSERT_EQ(r.losses.size(), 1u);
-    EXPECT_EQ(r.losses[0].what, "spans_open_at_end");
-    EXPECT_EQ(r.losses[0].count, 1u);
+    ASSERT_EQ(r.losses.values().size(), 1u);
+    EXPECT_EQ(r.losses.values()[0].spec->name, "spans_open_at_end");
+    EXPECT_EQ(r.losses[AnalysisStat::SpansOpenAtEnd], 1u);
 }
 
 TEST(DurationHistogram, SmallDurationsAreExact) {

@@ -10,8 +10,10 @@
 #include <map>
 #include <nlohmann/json.hpp>
 
+#include "collectors/barman/barman_source.hpp"
 #include "protocol/apc/encoder_statistics.hpp"
 #include "serve_fixture.hpp"
+#include "statistic_value.hpp"
 #include "store_builder.hpp"
 #include "test_dir.hpp"
 
@@ -142,6 +144,45 @@ TEST(BarmanConvert, BadRecordsAreCountedTheRestConvertedAndTheExitIsThree) {
         EXPECT_EQ(counter["max"], 200);
     }
     EXPECT_TRUE(found) << inspect;
+}
+
+// The agent commits records at most a few cores' worth out of timestamp order; a store that
+// breaks that (a record far older than ones read a poll before it) cannot go back in time: its
+// events are moved up to the latest time already handed on, and the input's statistics say how
+// many, as data changed to fit, in --json and in the terminal summary. Not a problem (exit 0).
+TEST(BarmanConvert, EventsMovedUpToKeepTimeOrderAreCounted) {
+    StoreConfig c;
+    StoreBuilder b(c);
+    b.core(0, 0x410fd034, {0xffffffffU});
+    // More counter samples (one event each) than one poll hands out, so the late
+    // record below comes after a poll has promised a later time.
+    constexpr std::uint64_t kSamples = collectors::barman::BarmanSource::kMaxEventsPerPoll + 5000;
+    for (std::uint64_t i = 0; i < kSamples; ++i) b.sample(0, 1000 + i * 10, 1, std::nullopt, {i});
+    b.sample(0, 500, 1, std::nullopt, {kSamples});  // older than every record before it
+    const TestDir scratch("barman_late");
+    const auto& dir = scratch.path();
+    spit(dir / "late.raw", b.linear((kSamples + 1) * 64));
+    const auto [rc, out] = run_apcgate(
+        {"convert", (dir / "late.raw").string(), "-o", (dir / "late.apc").string(), "--json"});
+    EXPECT_EQ(rc, 0) << out;
+    const auto j = json_in(out);
+    ASSERT_TRUE(j.is_object()) << out;
+    const auto& input = j["inputs"][0];
+    EXPECT_EQ(input["problem_count"], 0) << out;
+    EXPECT_EQ(input["records"]["counter sample"]["mapped"], kSamples + 1) << out;  // the late too
+    EXPECT_EQ(e2e::statistic_value(input["statistics"], "barman_events_moved_up"),
+              std::optional<std::uint64_t>(1))
+        << input["statistics"].dump(1);
+    for (const auto& s : input["statistics"]) {
+        if (s["name"] == "barman_events_moved_up") {
+            EXPECT_EQ(s["severity"], "data_loss");
+        }
+    }
+
+    const auto [rc2, text] = run_apcgate(
+        {"convert", (dir / "late.raw").string(), "-o", (dir / "late.apc").string(), "-f"});
+    EXPECT_EQ(rc2, 0) << text;
+    EXPECT_NE(text.find("  barman_events_moved_up = 1 (data_loss): "), std::string::npos) << text;
 }
 
 // Issue 27: a flipped byte in the agent's 32-bit big-endian wrapped buffer put a custom

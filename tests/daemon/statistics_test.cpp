@@ -12,9 +12,12 @@
 #include <sstream>
 
 #include "collectors/annotate/annotate_statistics.hpp"
+#include "collectors/barman/barman_statistics.hpp"
 #include "collectors/ingest/ingest_statistics.hpp"
 #include "collectors/perf/perf_statistics.hpp"
 #include "collectors/procfs/procfs_statistics.hpp"
+#include "collectors/xray/xray_statistics.hpp"
+#include "daemon/analysis/analysis_statistics.hpp"
 #include "daemon/capture/capture_engine.hpp"
 #include "daemon/capture/convert_report.hpp"
 #include "daemon/capture/statistics_output.hpp"
@@ -34,6 +37,9 @@ const std::map<std::string, std::span<const StatisticSpec>>& all_tables() {
         {"annotate", collectors::annotate::kAnnotateStatistics},
         {"encoder", apc::kEncoderStatistics},
         {"ingest", collectors::ingest::kIngestStatistics},
+        {"xray", collectors::xray::kXrayStatistics},
+        {"barman", collectors::barman::kBarmanStatistics},
+        {"report", analysis::kAnalysisStatistics},
     };
     return tables;
 }
@@ -251,6 +257,66 @@ TEST(StatisticsOutput, AnInputsLostBytesReachItsJsonTextAndLog) {
               std::string::npos)
         << log;
     EXPECT_NE(log.find("[info] source cut.fxt: records_read = 3 (info): "), std::string::npos)
+        << log;
+}
+
+// A format's own table, as an ingester declares one.
+enum class FormatStat : std::uint8_t { Quirks, Dropped, Count };
+constexpr std::array<StatisticSpec, 2> kFormatStatistics{{
+    {"test_format_quirks", Severity::Info, "a producer's harmless quirks met"},
+    {"test_format_dropped", Severity::DataLoss, "things the format could not show"},
+}};
+using FormatStatistics = model::Statistics<FormatStat, kFormatStatistics>;
+
+// An ingester's own statistics travel in its IngestReport: added up however often they are
+// added, and printed after the input's totals in `convert --json`, the terminal summary (the
+// data-loss ones) and the log.
+TEST(StatisticsOutput, AFormatsOwnStatisticsFollowTheInputsTotals) {
+    collectors::ingest::IngestReport r("test", "in.test");
+    r.read("event", 4);
+    r.mapped("event", 4);
+    const auto& dropped = FormatStatistics::spec(FormatStat::Dropped);
+    EXPECT_EQ(r.statistic(dropped), 0U);
+    r.add_statistics(FormatStatistics{});  // the whole table, before anything was counted
+    FormatStatistics once;
+    once[FormatStat::Dropped] = 2;
+    once[FormatStat::Quirks] = 1;
+    r.add_statistics(once);
+    once[FormatStat::Quirks] = 0;
+    r.add_statistics(once);
+    EXPECT_EQ(r.statistic(dropped), 4U);
+    EXPECT_EQ(r.statistic(FormatStatistics::spec(FormatStat::Quirks)), 1U);
+    ASSERT_EQ(r.format_statistics().size(), kFormatStatistics.size());
+
+    const nlohmann::json j = report_json(r);
+    const std::size_t totals = collectors::ingest::kIngestStatistics.size();
+    ASSERT_EQ(j["statistics"].size(), totals + kFormatStatistics.size()) << j.dump();
+    EXPECT_EQ(j["statistics"][0]["name"], "records_read");
+    EXPECT_EQ(j["statistics"][totals]["name"], "test_format_quirks");
+    EXPECT_EQ(j["statistics"][totals]["value"], 1U);
+    EXPECT_EQ(j["statistics"][totals]["severity"], "info");
+    EXPECT_EQ(j["statistics"][totals + 1]["name"], "test_format_dropped");
+    EXPECT_EQ(j["statistics"][totals + 1]["value"], 4U);
+    EXPECT_EQ(j["statistics"][totals + 1]["severity"], "data_loss");
+    EXPECT_EQ(j["statistics"][totals + 1]["description"], std::string(dropped.description));
+
+    const std::string text = report_text(r);
+    EXPECT_NE(text.find("  test_format_dropped = 4 (data_loss): " +
+                        std::string(dropped.description) + "\n"),
+              std::string::npos)
+        << text;
+    EXPECT_EQ(text.find("test_format_quirks"), std::string::npos) << text;
+
+    std::string log;
+    {
+        const CapturedLog captured;
+        log_report(r);
+        log = captured.text();
+    }
+    EXPECT_NE(log.find("[warning] source in.test: test_format_dropped = 4 (data_loss): "),
+              std::string::npos)
+        << log;
+    EXPECT_NE(log.find("[info] source in.test: test_format_quirks = 1 (info): "), std::string::npos)
         << log;
 }
 

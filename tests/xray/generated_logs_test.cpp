@@ -147,9 +147,10 @@ TEST_F(GeneratedLogs, TypedEventsSurviveLlvm14ShortBuffers) {
     const Decoded mine = decode(bytes, "typed");
     ASSERT_TRUE(mine.opened);
     EXPECT_TRUE(mine.report->complete());
-    // The producer's quirk, not damage: no problem, each cut buffer counted as short-buffer.
+    // The producer's quirk, not damage: no problem, each cut buffer counted as
+    // xray_short_buffers.
     EXPECT_EQ(mine.report->problem_count(), 0U) << problems(mine);
-    EXPECT_EQ(mine.report->kinds().at("short-buffer").read, cut);
+    EXPECT_EQ(statistic(*mine.report, collectors::xray::XrayStat::ShortBuffers), cut);
     auto a = by_tid(mine.threads);
     auto b = by_tid(ref->threads);
     sort_by_tsc(a);
@@ -182,7 +183,7 @@ TEST_F(GeneratedLogs, EveryCutThatLosesBytesSaysSo) {
     ASSERT_TRUE(whole.opened);
     EXPECT_TRUE(whole.report->complete());
     EXPECT_EQ(whole.report->problem_count(), 0U) << problems(whole);
-    EXPECT_GT(whole.report->kinds().at("short-buffer").read, 0U);
+    EXPECT_GT(statistic(*whole.report, collectors::xray::XrayStat::ShortBuffers), 0U);
     // Where each buffer starts (its BufferExtents), from the extents chain.
     std::set<std::size_t> starts;
     for (std::size_t pos = 32; pos + 16 <= bytes.size();) {

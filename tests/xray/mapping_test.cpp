@@ -115,7 +115,7 @@ TEST(SpanMapper, ExitsWithoutEntriesAreCountedNotShown) {
     r.call(CallKind::Exit, 1, 40);
     const std::vector<std::string> want{"open depth 0 fn#1", "close depth 0"};
     EXPECT_EQ(r.spans(), want);
-    EXPECT_EQ(r.stats.read_count(Stat::ExitWithoutEntry), 2U);
+    EXPECT_EQ(r.stats.statistic(XrayStat::ExitsWithoutEntry), 2U);
     EXPECT_EQ(r.stats.skipped_count(Stat::FunctionExit), 2U);
     // The span ends at fn#1's own exit, not at the stray exit of fn#9 before it.
     const auto all = r.events();
@@ -136,7 +136,7 @@ TEST(SpanMapper, AnExitBelowTheTopClosesTheCallsAboveItAndTheEndClosesTheRest) {
         "open depth 0 fn#1", "open depth 1 fn#2", "open depth 2 fn#3", "close depth 2",
         "close depth 1",     "open depth 1 fn#4", "close depth 1",     "close depth 0"};
     EXPECT_EQ(r.spans(), want);
-    EXPECT_EQ(r.stats.read_count(Stat::EntryWithoutExit), 3U);
+    EXPECT_EQ(r.stats.statistic(XrayStat::EntriesWithoutExit), 3U);
     model::Nanos last = 0;
     for (const auto& ev : r.events()) {
         EXPECT_GE(model::timestamp_of(ev), last);
@@ -154,8 +154,8 @@ TEST(SpanMapper, CallsDeeperThanTheLimitAreFollowedButNotShown) {
     const auto spans = r.spans();
     EXPECT_EQ(spans.size(), 2 * SpanMapper::kMaxDepth);
     EXPECT_EQ(spans.back(), "close depth 0");
-    EXPECT_EQ(r.stats.read_count(Stat::DepthLimit), 3U);
-    EXPECT_EQ(r.stats.read_count(Stat::ExitWithoutEntry), 0U);
+    EXPECT_EQ(r.stats.statistic(XrayStat::CallsDeeperThanLimit), 3U);
+    EXPECT_EQ(r.stats.statistic(XrayStat::ExitsWithoutEntry), 0U);
     // What the source reports as one problem.
     EXPECT_EQ(r.mapper.calls_deeper_than_limit(), 3U);
     EXPECT_EQ(r.mapper.deepest(), deep);

@@ -20,6 +20,7 @@
 #include "fdr_builder.hpp"
 #include "serve_fixture.hpp"
 #include "spans_from_capture.hpp"
+#include "statistic_value.hpp"
 #include "workload_logs.hpp"
 #include "xray_test_support.hpp"
 
@@ -179,7 +180,9 @@ TEST(XrayConvert, DeepRecursionKeepsEveryLevelLikeLlvmXray) {
     EXPECT_EQ(deepest_span(got), 300U);
     const auto& in = report["inputs"][0];
     EXPECT_EQ(in["problem_count"], 0) << in.dump(2);
-    EXPECT_FALSE(in["records"].contains("call-deeper-than-limit")) << in.dump(2);
+    EXPECT_EQ(e2e::statistic_value(in["statistics"], "xray_calls_deeper_than_limit"),
+              std::optional<std::uint64_t>(0))
+        << in.dump(2);
 }
 
 // Past the bound that guards against hostile logs (thousands of levels), calls are left out of
@@ -204,8 +207,12 @@ TEST(XrayConvert, CallsPastTheDepthBoundAreReportedWithTheirCount) {
     EXPECT_EQ(deepest_span(got), kMax - 1);
     const auto& in = report["inputs"][0];
     EXPECT_TRUE(in["complete"].get<bool>());
-    EXPECT_EQ(in["records"]["call-deeper-than-limit"]["skipped"], kPast) << in.dump(2);
+    EXPECT_EQ(e2e::statistic_value(in["statistics"], "xray_calls_deeper_than_limit"),
+              std::optional<std::uint64_t>(kPast))
+        << in.dump(2);
+    EXPECT_EQ(in["records"]["function-enter"]["skipped"], kPast) << in.dump(2);
     ASSERT_EQ(in["problem_count"], 1) << in.dump(2);
+    EXPECT_EQ(in["problems"][0]["kind"], "limit") << in.dump(2);
     EXPECT_NE(in["problems"][0]["message"].get<std::string>().find(
                   std::to_string(kPast) + " calls nested deeper than " + std::to_string(kMax) +
                   " levels are not shown (the deepest nesting: " + std::to_string(kN + 1)),

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "collectors/ingest/ingest_report.hpp"
+#include "collectors/xray/xray_statistics.hpp"
 #include "llvm_yaml.hpp"
 
 namespace apcgate::xray_test {
@@ -34,6 +35,12 @@ struct Decoded {
 
 // Reads a whole log with XrayReader (no mapping), keyed like the YAML: (pid or -1, tid).
 Decoded decode(const std::vector<std::uint8_t>& bytes, const std::string& name = "log");
+
+// One of the XRay statistics `report` was given.
+inline std::uint64_t statistic(const collectors::ingest::IngestReport& report,
+                               collectors::xray::XrayStat s) {
+    return report.statistic(collectors::xray::XrayStatistics::spec(s));
+}
 
 // Keys threads by tid alone (llvm-xray names the process only from version 3 on).
 PerThread by_tid(const PerThread& threads);

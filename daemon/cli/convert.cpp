@@ -191,7 +191,7 @@ int run_convert(const ConvertOptions& o, std::ostream& out, std::ostream& err) {
     // Each input's statistics and the encoder's stay with the capture, for `apcgate inspect`.
     std::vector<StatisticsOf> parts;
     for (const auto* in : set.inputs)
-        parts.push_back({"source " + in->report().input(), in->report().statistics().values()});
+        parts.push_back({"source " + in->report().input(), in->report().statistic_values()});
     for (StatisticsOf& s : engine.statistics()) parts.push_back(std::move(s));
     if (Status st = sink.write_document(kStatisticsFile, statistics_document(parts)); !st) {
         err << "apcgate convert: " << st.error().to_string() << "\n";

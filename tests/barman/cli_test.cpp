@@ -10,6 +10,7 @@
 #include <nlohmann/json.hpp>
 
 #include "protocol/apc/encoder_statistics.hpp"
+#include "protocol/wire/byte_text.hpp"
 #include "serve_fixture.hpp"
 #include "store_builder.hpp"
 #include "test_dir.hpp"
@@ -28,8 +29,7 @@ std::vector<std::uint8_t> slurp(const std::filesystem::path& p) {
 
 void spit(const std::filesystem::path& p, const std::vector<std::uint8_t>& bytes) {
     std::ofstream out(p, std::ios::binary | std::ios::trunc);
-    out.write(reinterpret_cast<const char*>(bytes.data()),
-              static_cast<std::streamsize>(bytes.size()));
+    out.write(wire::text_of(bytes).data(), static_cast<std::streamsize>(bytes.size()));
 }
 
 nlohmann::json json_in(const std::string& output) {

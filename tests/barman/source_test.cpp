@@ -8,6 +8,7 @@
 
 #include "collectors/barman/barman_ingest.hpp"
 #include "collectors/barman/barman_source.hpp"
+#include "protocol/wire/byte_text.hpp"
 #include "store_builder.hpp"
 #include "tests/ingest/source_runner.hpp"
 #include "xml/documents.hpp"
@@ -464,7 +465,7 @@ TEST(BarmanSource, CustomCounterRecordsFollowTheAgentsSeriesIds) {
 TEST(BarmanSource, SniffAndOpenEntryPoints) {
     const auto path = write_temp("entry.raw", rich_builder().linear(64));
     std::vector<std::uint8_t> head(64);
-    std::ifstream(path, std::ios::binary).read(reinterpret_cast<char*>(head.data()), 64);
+    std::ifstream(path, std::ios::binary).read(wire::chars_of(head), 64);
     EXPECT_TRUE(collectors::barman::sniff(path, head));
     EXPECT_FALSE(collectors::barman::sniff(path, std::span(head).first(7)));
     auto src = collectors::barman::open({path, {}});

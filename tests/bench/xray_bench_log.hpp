@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "protocol/wire/byte_text.hpp"
 #include "tests/bench/fresh_capture.hpp"
 
 namespace apcgate::xray_bench {
@@ -134,8 +135,7 @@ inline const BenchLog& bench_log() {
                    ("apcgate-xray-bench-" + std::to_string(::getpid()) + ".xray");
         log.made = true;
         std::ofstream out(log.path, std::ios::binary | std::ios::trunc);
-        out.write(reinterpret_cast<const char*>(log.bytes.data()),
-                  static_cast<std::streamsize>(log.bytes.size()));
+        out.write(wire::text_of(log.bytes).data(), static_cast<std::streamsize>(log.bytes.size()));
         return true;
     }();
     (void)loaded;

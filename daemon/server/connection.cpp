@@ -284,7 +284,7 @@ asio::awaitable<void> Connection::write_loop() {
 }
 
 asio::awaitable<void> Connection::read_loop() {
-    std::vector<std::uint8_t> buf(64 * 1024);
+    std::vector<std::uint8_t> buf(std::size_t{64} * 1024);
     while (!closing_) {
         std::error_code ec;
         const std::size_t n = co_await socket_.async_read_some(

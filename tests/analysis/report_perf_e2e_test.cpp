@@ -127,11 +127,11 @@ client::Bytes annotations() {
                                         static_cast<std::uint32_t>(::getpid()));
     const auto add = [&](const client::Bytes& m) { b.insert(b.end(), m.begin(), m.end()); };
     const std::int64_t t = client::monotonic_raw_ns();
-    for (int i = 0; i < 5; ++i) {
+    for (std::int64_t i = 0; i < 5; ++i) {
         add(client::string_msg(t + i * 2'000'000, 1, "work"));
         add(client::string_msg(t + i * 2'000'000 + 1'000'000, 1, ""));
     }
-    for (int i = 0; i < 3; ++i) {
+    for (std::int64_t i = 0; i < 3; ++i) {
         add(client::string_msg(t + 20'000'000 + i * 3'000'000, 2, "io [42]"));
         add(client::string_msg(t + 20'000'000 + i * 3'000'000 + 2'000'000, 2, ""));
     }

@@ -70,7 +70,7 @@ struct TestCapture {
     CollectSink sink;
 
     // An encoder whose summary (frame 0) is already sent, with an empty SummaryInfo.
-    Encoder encoder(std::size_t cap = 256 * 1024) {
+    Encoder encoder(std::size_t cap = std::size_t{256} * 1024) {
         Encoder e(counters, sink, EncoderOptions{cap});
         e.summary(SummaryInfo{});
         return e;

@@ -238,7 +238,7 @@ TEST(BarmanSource, PollsAreBoundedAndTimestampsNeverGoBack) {
         const std::uint64_t ts = 1000 + i * 10 - (core == 3 ? 25 : 0);
         b.sample(core, ts, 1, std::nullopt, {i, i, i, i});
     }
-    auto run = run_source(write_temp("big.raw", b.linear(40000 * 64)));
+    auto run = run_source(write_temp("big.raw", b.linear(std::uint64_t{40000} * 64)));
     ASSERT_TRUE(run);
     EXPECT_TRUE(run->source->report().complete());
     EXPECT_GT(run->poll_sizes.size(), 2U);

@@ -63,7 +63,7 @@ inline void write_buffer(LogWriter& w, int thread, std::uint64_t& tsc, std::uint
     w.meta(9), w.u32(999), w.pad_to(at);
     at = w.out.size();
     w.meta(2), w.u16(static_cast<std::uint16_t>(thread)), w.u64(tsc), w.pad_to(at);
-    while (w.out.size() - start + 6 * (16 + 8 + 24) + 64 < kBufferBytes) {
+    while (w.out.size() - start + std::size_t{6} * (16 + 8 + 24) + 64 < kBufferBytes) {
         // A call tree 6 deep, as recursion makes: enter 1..6 then exit 6..1.
         for (std::uint32_t d = 1; d <= 6; ++d) {
             ++calls;

@@ -172,7 +172,7 @@ std::uint64_t zero_tsc(const std::vector<Thread>& threads) {
     std::uint64_t zero = std::numeric_limits<std::uint64_t>::max();
     for (const Thread& t : threads) {
         const auto b = t.buffers.front();
-        for (std::size_t at = 0; at + 16 <= b.size() && at < 16 * 5; at += 16) {
+        for (std::size_t at = 0; at + 16 <= b.size() && at < std::size_t{16} * 5; at += 16) {
             if (b[at] == ((2 << 1) | 1)) {
                 zero = std::min(zero, u64(&b[at + 3]));
                 break;

@@ -115,7 +115,7 @@ class Connection : public std::enable_shared_from_this<Connection> {
     // The framing of this connection's captures: Perf only when asked and there are no trace
     // inputs (framing.hpp).
     [[nodiscard]] bool perf_framing() const;
-    bool start_perf(model::CaptureCounters counters);
+    bool start_perf(const model::CaptureCounters& counters);
     [[nodiscard]] bool capture_running() const;
     void stop_capture(const std::string& reason);
     void notify_drained();

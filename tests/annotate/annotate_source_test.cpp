@@ -105,6 +105,7 @@ TEST_F(SourceTest, ManyThreadsAndConnectionsAreCarriedByteForByte) {
     for (int t = 0; t < kThreads; ++t) {
         threads.emplace_back([&, t] {
             std::vector<Conn> conns;
+            conns.reserve(kConnections);
             std::vector<Bytes> streams;
             for (int k = 0; k < kConnections; ++k) {
                 const auto tid = static_cast<std::uint32_t>(1000 + t * 10 + k);

@@ -190,6 +190,7 @@ std::uint64_t convert_floor(std::span<const std::uint8_t> log, const std::vector
     const double ns_per_tick = 1e9 / static_cast<double>(u64(&log[8]));
     const std::uint64_t zero = zero_tsc(threads);
     std::vector<std::unique_ptr<Cursor>> cursors;
+    cursors.reserve(threads.size());
     for (const Thread& t : threads)
         cursors.push_back(std::make_unique<Cursor>(t, ns_per_tick, zero));
     static const Call kAbsent{kEnd, 0, 0, 0};

@@ -34,7 +34,7 @@ CtfTraceWriter::CtfTraceWriter(std::filesystem::path dir, std::vector<EventClass
     : dir_(std::move(dir)),
       classes_(std::move(classes)),
       domain_(std::move(env_domain)),
-      clock_(clock) {
+      clock_(std::move(clock)) {
     std::filesystem::create_directories(dir_);
 }
 
@@ -111,6 +111,7 @@ std::filesystem::path write_tick_trace(const std::filesystem::path& dir, int pac
     std::uint64_t ts = 0;
     for (int p = 0; p < packets; ++p) {
         std::vector<TraceEvent> events;
+        events.reserve(static_cast<std::size_t>(per_packet));
         for (int i = 0; i < per_packet; ++i)
             events.push_back({0, ts += 10, Payload().i32(i).str("x")});
         w.packet("chan_0", 0, 0, events);

@@ -32,7 +32,7 @@ inline const std::filesystem::path& gatord_capture_dir() {
             (std::filesystem::temp_directory_path() / "gatord-capture-XXXXXX").string();
         if (mkdtemp(tmpl.data()) == nullptr) return std::filesystem::path();
         cleanup.path = tmpl;
-        const std::filesystem::path out = std::filesystem::path(tmpl) / "gatord-local.apc";
+        std::filesystem::path out = std::filesystem::path(tmpl) / "gatord-local.apc";
         std::filesystem::create_directories(out);
         std::filesystem::copy_file(src / "captured.xml", out / "captured.xml");
         const std::string cmd = "xz -dc '" + (src / "0000000000.xz").string() + "' > '" +

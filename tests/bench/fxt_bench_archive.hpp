@@ -72,14 +72,14 @@ inline void write_archive(const std::filesystem::path& path, std::size_t target)
 }
 
 inline const std::filesystem::path& archive() {
-    static const std::filesystem::path path = [] {
+    static const std::filesystem::path kPath = [] {
         auto p = bench_file();
         std::error_code ec;
         const auto size = std::filesystem::file_size(p, ec);
         if (ec || size < bench_bytes()) write_archive(p, bench_bytes());
         return p;
     }();
-    return path;
+    return kPath;
 }
 
 }  // namespace apcgate::fxt_test

@@ -122,7 +122,7 @@ struct BenchLog {
 
 inline const BenchLog& bench_log() {
     static BenchLog log;
-    static const bool loaded = [] {
+    static const bool kLoaded = [] {
         if (const char* real = std::getenv("XRAY_BENCH_LOG")) {
             log.path = real;
             if (const char* binary = std::getenv("XRAY_BENCH_BINARY")) log.binary = binary;
@@ -138,7 +138,7 @@ inline const BenchLog& bench_log() {
         out.write(wire::text_of(log.bytes).data(), static_cast<std::streamsize>(log.bytes.size()));
         return true;
     }();
-    (void)loaded;
+    (void)kLoaded;
     return log;
 }
 

@@ -22,8 +22,8 @@ namespace fs = std::filesystem;
 using e2e::run_apcgate;
 
 bool binary_runs() {
-    static const bool runs = run_apcgate({"--version"}).first == 0;
-    return runs;
+    static const bool kRuns = run_apcgate({"--version"}).first == 0;
+    return kRuns;
 }
 #define REQUIRE_BINARY() \
     if (!binary_runs()) GTEST_SKIP() << "the apcgate binary cannot be run on this host"

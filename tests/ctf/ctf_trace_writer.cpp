@@ -83,8 +83,8 @@ void CtfTraceWriter::packet(const std::string& file, std::uint32_t cpu,
         put_u64(body, e.ts);
         body.insert(body.end(), e.payload.bytes().begin(), e.payload.bytes().end());
     }
-    const std::size_t kHeaderBytes = 4 + 4 + 8 * 5 + 4 + (clock_.packet_seq_num ? 8 : 0);
-    const std::uint64_t bits = (kHeaderBytes + body.size()) * 8;
+    const std::size_t header_bytes = 4 + 4 + 8 * 5 + 4 + (clock_.packet_seq_num ? 8 : 0);
+    const std::uint64_t bits = (header_bytes + body.size()) * 8;
     std::vector<std::uint8_t> p;
     put_u32(p, 0xC1FC1FC1);
     put_u32(p, 0);

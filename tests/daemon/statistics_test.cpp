@@ -28,14 +28,14 @@ using model::StatisticSpec;
 
 // Every table in the program.
 const std::map<std::string, std::span<const StatisticSpec>>& all_tables() {
-    static const std::map<std::string, std::span<const StatisticSpec>> tables{
+    static const std::map<std::string, std::span<const StatisticSpec>> kTables{
         {"perf", collectors::perf::kPerfStatistics},
         {"procfs", collectors::procfs::kProcfsStatistics},
         {"annotate", collectors::annotate::kAnnotateStatistics},
         {"encoder", apc::kEncoderStatistics},
         {"ingest", collectors::ingest::kIngestStatistics},
     };
-    return tables;
+    return kTables;
 }
 
 bool snake_case(std::string_view s) {

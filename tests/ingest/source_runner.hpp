@@ -48,8 +48,8 @@ inline std::filesystem::path temp_file(const std::string& name) {
         Dir(const Dir&) = delete;
         Dir& operator=(const Dir&) = delete;
     };
-    static const Dir dir;
-    return dir.path / name;
+    static const Dir kDir;
+    return kDir.path / name;
 }
 
 // Writes (or rewrites) temp_file(name) with `bytes` and returns its path.

@@ -25,7 +25,7 @@ struct RemovedAtExit {
 
 inline const std::filesystem::path& gatord_capture_dir() {
     static RemovedAtExit cleanup;
-    static const std::filesystem::path dir = [] {
+    static const std::filesystem::path kDir = [] {
         const std::filesystem::path src =
             std::filesystem::path(APCGATE_TESTDATA_DIR) / "gatord" / "gatord-local.apc";
         std::string tmpl =
@@ -40,7 +40,7 @@ inline const std::filesystem::path& gatord_capture_dir() {
         if (std::system(cmd.c_str()) != 0) return std::filesystem::path();
         return out;
     }();
-    return dir;
+    return kDir;
 }
 
 inline std::vector<std::uint8_t> read_bytes(const std::filesystem::path& p) {

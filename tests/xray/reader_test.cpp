@@ -15,8 +15,8 @@ namespace {
 using E = wire_endian;
 
 const std::vector<Rec>& only_thread(const Decoded& d) {
-    static const std::vector<Rec> none;
-    return d.threads.size() == 1 ? d.threads.begin()->second : none;
+    static const std::vector<Rec> kNone;
+    return d.threads.size() == 1 ? d.threads.begin()->second : kNone;
 }
 
 bool has_problem(const Decoded& d, const std::string& record, std::uint64_t offset,

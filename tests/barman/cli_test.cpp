@@ -139,9 +139,9 @@ TEST(BarmanConvert, BadRecordsAreCountedTheRestConvertedAndTheExitIsThree) {
 TEST(BarmanConvert, ARecordOnACorePastMaxCoresIsABadRecord) {
     const TestDir scratch("barman_core");
     const auto out_dir = scratch.path() / "core.apc";
-    const auto [rc, out] =
-        run_apcgate({"convert", APCGATE_TESTDATA_DIR "/hostile/barman_flip19_core655361.raw", "-o",
-                     out_dir.string(), "--json"});
+    const std::string dump =
+        std::string(APCGATE_TESTDATA_DIR) + "/hostile/barman_flip19_core655361.raw";
+    const auto [rc, out] = run_apcgate({"convert", dump, "-o", out_dir.string(), "--json"});
     EXPECT_EQ(rc, 3) << out;
     const auto j = json_in(out);
     ASSERT_TRUE(j.is_object()) << out;

@@ -18,7 +18,7 @@
 
 namespace apcgate::xml {
 
-inline constexpr std::size_t kMaxDocumentBytes = 1024 * 1024;
+inline constexpr std::size_t kMaxDocumentBytes = std::size_t{1024} * 1024;
 
 // ---- Request XML (command 0) -----------------------------------------------------------------
 enum class RequestType { Events, Configuration, Counters, Captured, Defaults };

@@ -16,8 +16,8 @@ CaptureBudget budget_for(const AnnotateConfig& config, std::int64_t poll_period_
         return std::max(bytes, floor);
     };
     CaptureBudget b;
-    b.share = per_poll(config.connection_rate, 64 * 1024);
-    b.total = std::max(per_poll(config.total_rate, 256 * 1024), b.share);
+    b.share = per_poll(config.connection_rate, std::size_t{64} * 1024);
+    b.total = std::max(per_poll(config.total_rate, std::size_t{256} * 1024), b.share);
     // A visual of the largest size takes this long at the connection's rate: not a flood.
     const std::int64_t visual_ns =
         static_cast<std::int64_t>(static_cast<long double>(config.stream.max_visual_bytes) /

@@ -28,8 +28,8 @@ struct AnnotateConfig {
     // Beyond its rate a connection's reads pause (the I/O thread never blocks, memory stays
     // bounded and the capture stays within what a Streamline link carries); one kept over its
     // rate for longer than flood_ns (or than its largest visual needs) never stops: dropped.
-    std::size_t connection_rate = 4 * 1024 * 1024;
-    std::size_t total_rate = 8 * 1024 * 1024;
+    std::size_t connection_rate = std::size_t{4} * 1024 * 1024;
+    std::size_t total_rate = std::size_t{8} * 1024 * 1024;
     std::int64_t flood_ns = 5'000'000'000;
     std::size_t max_data_connections = 256;
     std::size_t max_parent_clients = 1024;

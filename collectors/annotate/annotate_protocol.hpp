@@ -80,8 +80,8 @@ inline constexpr std::string_view code_name(std::uint8_t c) {
 // The library drops any message whose worst case exceeds half its 64 KiB ring, so no message
 // but a visual's image is longer than 32 KiB; a visual's image is any u32 long and is capped.
 struct StreamLimits {
-    std::size_t max_message_bytes = 32 * 1024;          // payload of every message but visuals
-    std::uint32_t max_visual_bytes = 16 * 1024 * 1024;  // a visual's whole payload (image too)
+    std::size_t max_message_bytes = std::size_t{32} * 1024;  // payload of every message but visuals
+    std::uint32_t max_visual_bytes = 16 * 1024 * 1024;       // a visual's whole payload (image too)
 };
 
 }  // namespace apcgate::collectors::annotate

@@ -73,7 +73,7 @@ class DataLinks {
     std::vector<Fd> listeners_;
     std::unordered_map<int, std::unique_ptr<Link>> links_;
     std::vector<bool> id_used_;  // index = id
-    std::vector<std::uint8_t> buffer_ = std::vector<std::uint8_t>(64 * 1024);
+    std::vector<std::uint8_t> buffer_ = std::vector<std::uint8_t>(std::size_t{64} * 1024);
     std::vector<std::uint8_t> out_;
 };
 

@@ -33,7 +33,8 @@ class Handover {
     model::Nanos take(std::vector<model::Event>& out);
 
     static constexpr std::size_t kEventOverhead = 64;
-    static constexpr std::size_t kMaxChunk = 64 * 1024;  // coalesce data up to this size
+    static constexpr std::size_t kMaxChunk =
+        std::size_t{64} * 1024;  // coalesce data up to this size
 
   private:
     model::Nanos stamp();  // with mu_ held

@@ -161,7 +161,7 @@ Result<AnnotationMessage> parse_cam(Code code, PayloadReader& p) {
             s.view = p.p32("view");
             s.job = p.p32("job");
             s.time = p.time();
-            return p.done(std::move(s));
+            return p.done(s);
         }
     }
 }
@@ -222,7 +222,7 @@ Result<AnnotationMessage> parse_message(const MessageRecord& m) {
             v.core = p.p32("core");
             v.id = p.p32("id");
             v.value = p.p64("value");
-            return p.done(std::move(v));
+            return p.done(v);
         }
         case Code::ActivitySwitch: {
             ActivitySwitchMsg a;
@@ -231,7 +231,7 @@ Result<AnnotationMessage> parse_message(const MessageRecord& m) {
             a.id = p.p32("id");
             a.activity = p.p32("activity");
             a.tid = p.p32("tid");
-            return p.done(std::move(a));
+            return p.done(a);
         }
         default:
             if (m.code >= static_cast<std::uint8_t>(Code::CamTrack) && m.code <= kMaxCode)

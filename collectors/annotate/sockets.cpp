@@ -12,6 +12,7 @@
 #include <cstring>
 
 #include "protocol/model/timeline_clock.hpp"
+#include "protocol/wire/socket_address.hpp"
 
 namespace apcgate::collectors::annotate {
 
@@ -54,8 +55,7 @@ Result<Fd> listen_abstract(std::string_view name, int backlog) {
     Fd fd(::socket(AF_UNIX, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0));
     if (!fd.valid()) return sys_error("cannot create socket " + label);
     const auto len = static_cast<socklen_t>(offsetof(sockaddr_un, sun_path) + 1 + name.size());
-    return bind_and_listen(std::move(fd), reinterpret_cast<const sockaddr*>(&addr), len, backlog,
-                           label);
+    return bind_and_listen(std::move(fd), wire::sockaddr_of(addr), len, backlog, label);
 }
 
 Result<Fd> listen_tcp(const std::string& address, std::uint16_t port, int backlog) {
@@ -65,18 +65,20 @@ Result<Fd> listen_tcp(const std::string& address, std::uint16_t port, int backlo
     int family = AF_INET;
     if (address.find(':') != std::string::npos) {
         family = AF_INET6;
-        auto& a6 = reinterpret_cast<sockaddr_in6&>(storage);
+        sockaddr_in6 a6{};
         a6.sin6_family = AF_INET6;
         a6.sin6_port = htons(port);
         if (::inet_pton(AF_INET6, address.c_str(), &a6.sin6_addr) != 1)
             return Error::at(ErrorKind::Usage, "bad address " + address);
+        std::memcpy(&storage, &a6, sizeof a6);
         len = sizeof a6;
     } else {
-        auto& a4 = reinterpret_cast<sockaddr_in&>(storage);
+        sockaddr_in a4{};
         a4.sin_family = AF_INET;
         a4.sin_port = htons(port);
         if (::inet_pton(AF_INET, address.c_str(), &a4.sin_addr) != 1)
             return Error::at(ErrorKind::Usage, "bad address " + address);
+        std::memcpy(&storage, &a4, sizeof a4);
         len = sizeof a4;
     }
     Fd fd(::socket(family, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0));
@@ -84,14 +86,13 @@ Result<Fd> listen_tcp(const std::string& address, std::uint16_t port, int backlo
     const int one = 1;
     ::setsockopt(fd.get(), SOL_SOCKET, SO_REUSEADDR, &one, sizeof one);
     if (family == AF_INET6) ::setsockopt(fd.get(), IPPROTO_IPV6, IPV6_V6ONLY, &one, sizeof one);
-    return bind_and_listen(std::move(fd), reinterpret_cast<const sockaddr*>(&storage), len, backlog,
-                           label);
+    return bind_and_listen(std::move(fd), wire::sockaddr_of(storage), len, backlog, label);
 }
 
 Result<Fd> listen_unix_path(const std::filesystem::path& path, mode_t mode, int backlog) {
     const auto addr = unix_address(path);
     if (!addr) return Error::at(ErrorKind::Usage, "socket path too long: " + path.string());
-    const auto* sa = reinterpret_cast<const sockaddr*>(&*addr);
+    const sockaddr* sa = wire::sockaddr_of(*addr);
     struct stat st {};
     if (::lstat(path.c_str(), &st) == 0) {
         if (!S_ISSOCK(st.st_mode))
@@ -156,23 +157,23 @@ std::optional<pid_t> peer_pid(int fd) {
 std::string endpoint_label(int fd) {
     sockaddr_storage ss{};
     socklen_t len = sizeof ss;
-    if (::getsockname(fd, reinterpret_cast<sockaddr*>(&ss), &len) != 0) return "?";
+    if (::getsockname(fd, wire::sockaddr_of(ss), &len) != 0) return "?";
     char buf[INET6_ADDRSTRLEN] = {};
     if (ss.ss_family == AF_INET) {
-        const auto& a = reinterpret_cast<const sockaddr_in&>(ss);
+        const auto a = wire::family_address<sockaddr_in>(ss);
         ::inet_ntop(AF_INET, &a.sin_addr, buf, sizeof buf);
         return std::string(buf) + ":" + std::to_string(ntohs(a.sin_port));
     }
     if (ss.ss_family == AF_INET6) {
-        const auto& a = reinterpret_cast<const sockaddr_in6&>(ss);
+        const auto a = wire::family_address<sockaddr_in6>(ss);
         ::inet_ntop(AF_INET6, &a.sin6_addr, buf, sizeof buf);
         return "[" + std::string(buf) + "]:" + std::to_string(ntohs(a.sin6_port));
     }
-    const auto& u = reinterpret_cast<const sockaddr_un&>(ss);
+    const auto u = wire::family_address<sockaddr_un>(ss);
     const auto n =
         len > offsetof(sockaddr_un, sun_path) ? len - offsetof(sockaddr_un, sun_path) : 0;
     if (n > 1 && u.sun_path[0] == '\0') return "@" + std::string(u.sun_path + 1, n - 1);
-    return n > 0 ? std::string(u.sun_path) : "unix";
+    return n > 0 ? std::string(u.sun_path, ::strnlen(u.sun_path, sizeof u.sun_path)) : "unix";
 }
 
 }  // namespace apcgate::collectors::annotate

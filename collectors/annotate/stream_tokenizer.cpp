@@ -12,10 +12,10 @@ constexpr const char* kHandshake = "annotation handshake";
 constexpr const char* kMessage = "annotation message";
 
 std::string hex(unsigned v) {
-    static constexpr char digits[] = "0123456789abcdef";
+    static constexpr char kDigits[] = "0123456789abcdef";
     std::string s = "0x";
-    s += digits[(v >> 4) & 0xf];
-    s += digits[v & 0xf];
+    s += kDigits[(v >> 4) & 0xf];
+    s += kDigits[v & 0xf];
     return s;
 }
 }  // namespace

@@ -26,7 +26,7 @@ namespace apcgate::collectors::barman {
 class BarmanSource final : public ingest::IngestSource {
   public:
     // Limits per poll(): the events handed out and the record bytes decoded.
-    static constexpr std::size_t kMaxEventsPerPoll = 64 * 1024;
+    static constexpr std::size_t kMaxEventsPerPoll = std::size_t{64} * 1024;
     static constexpr std::uint64_t kMaxBytesPerPoll = 4u << 20;
 
     static Result<std::unique_ptr<BarmanSource>> open(const ingest::IngestOptions& options);

@@ -26,7 +26,7 @@ std::string without_addresses(std::string_view text) {
         if (at == std::string_view::npos) break;
         auto start = text.find_last_of(" ,:", at);
         start = start == std::string_view::npos ? 0 : start + 1;
-        auto end = text.find_first_of(",", at);
+        auto end = text.find(',', at);
         end = end == std::string_view::npos ? text.size() : end + 1;
         if (end < text.size() && text[end] == ' ') ++end;
         out.append(text.substr(0, start));
@@ -39,7 +39,7 @@ std::string without_addresses(std::string_view text) {
 }
 
 std::string shortened(std::string_view raw) {
-    const std::string text = without_addresses(raw);
+    std::string text = without_addresses(raw);
     if (text.size() <= kMaxCauseChars) return text;
     return text.substr(0, kMaxCauseChars) + "...";
 }

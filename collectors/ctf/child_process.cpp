@@ -78,6 +78,7 @@ Result<std::unique_ptr<ChildProcess>> ChildProcess::spawn(const std::filesystem:
     owned.push_back(exe_path);
     owned.insert(owned.end(), args.begin(), args.end());
     std::vector<char*> argv;
+    argv.reserve(owned.size() + 1);
     for (auto& a : owned) argv.push_back(a.data());
     argv.push_back(nullptr);
     std::vector<std::string> env = worker_environment();
@@ -88,6 +89,7 @@ Result<std::unique_ptr<ChildProcess>> ChildProcess::spawn(const std::filesystem:
         env.push_back(v);
     }
     std::vector<char*> envp;
+    envp.reserve(env.size() + 1);
     for (auto& v : env) envp.push_back(v.data());
     envp.push_back(nullptr);
 

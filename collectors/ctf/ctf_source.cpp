@@ -100,7 +100,7 @@ Result<std::unique_ptr<CtfSource>> CtfSource::open(const fs::path& input,
     if (lost && traces->size() > 1) probe = probe_apart(input, *traces, self_exe, lost);
     if (!probe) {
         Error e = std::move(probe).take_error();
-        if (e.input.empty()) std::move(e).in_input(input.string());
+        if (e.input.empty()) e.in_input(input.string());
         return e;
     }
     std::unique_ptr<CtfSource> source(
@@ -199,7 +199,7 @@ Status CtfSource::start(const CaptureContext& ctx) {
     if (!worker) {
         finished_ = true;
         Error e = std::move(worker).take_error();
-        if (e.input.empty()) std::move(e).in_input(input_.string());
+        if (e.input.empty()) e.in_input(input_.string());
         return e;
     }
     worker_ = std::move(*worker);
@@ -224,7 +224,7 @@ void CtfSource::read_frames() {
             Error error;
             if (Status st = decode_error(body_, error); !st)
                 return end_with(worker_->malformed(st.error(), doing()), std::move(chunk));
-            if (error.input.empty()) std::move(error).in_input(input_.string());
+            if (error.input.empty()) error.in_input(input_.string());
             return end_with(std::move(error), std::move(chunk));
         }
         if (*kind != FrameKind::Chunk) {
@@ -309,7 +309,7 @@ void CtfSource::apply(const ingest::IngestReport& counts) {
     const auto& problems = counts.problems();
     for (std::size_t i = 0; i < problems.size(); ++i) {
         Error e = problems[i];
-        if (e.input.empty()) std::move(e).in_input(input_.string());
+        if (e.input.empty()) e.in_input(input_.string());
         if (counts.stop_reason() && i + 1 == problems.size())
             report_.stopped(std::move(e));
         else

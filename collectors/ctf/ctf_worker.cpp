@@ -149,8 +149,7 @@ void decode_worker(const std::vector<std::filesystem::path>& traces, model::Nano
             if (step == TraceGraph::Step::Failed) {
                 Error e = (*graph)->failure();
                 e.record = "CTF data stream";
-                std::move(e).while_("decoding after " + std::to_string(mapper.events()) +
-                                    " events");
+                e.while_("decoding after " + std::to_string(mapper.events()) + " events");
                 counts.stopped(std::move(e));
             }
             mapper.finish();

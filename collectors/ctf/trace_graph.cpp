@@ -129,7 +129,7 @@ Result<std::unique_ptr<TraceGraph>> TraceGraph::open(const std::vector<fs::path>
         const std::size_t i = failed_index;
         Error e = with_log(std::move(st).take_error(), log);
         if (e.record.empty()) e.record = "CTF trace";  // its metadata or its packet index
-        if (e.input.empty()) std::move(e).in_input(remaining[i].front().string());
+        if (e.input.empty()) e.in_input(remaining[i].front().string());
         if (const auto& dirs = remaining[i]; dirs.size() > 1) {
             e.message += " (one trace in " + std::to_string(dirs.size()) + " directories:";
             for (const auto& d : dirs) e.message += " " + d.string();

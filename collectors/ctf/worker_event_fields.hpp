@@ -23,16 +23,16 @@ using Bodies = std::tuple<model::StringAnnotation, model::MarkerAnnotation, mode
                           model::ChannelName>;
 
 template <typename T, typename Tuple>
-constexpr bool is_in = wire::TypeIndex<T, Tuple>::found;
+constexpr bool kIsIn = wire::TypeIndex<T, Tuple>::kFound;
 
 template <typename T>
 constexpr std::uint8_t tag_of() {
-    if constexpr (is_in<T, Events>) {
-        return static_cast<std::uint8_t>(1 + wire::type_index_v<T, Events>);
+    if constexpr (kIsIn<T, Events>) {
+        return static_cast<std::uint8_t>(1 + wire::kTypeIndex<T, Events>);
     } else {
-        static_assert(is_in<T, Bodies>, "not a frame kind");
+        static_assert(kIsIn<T, Bodies>, "not a frame kind");
         return static_cast<std::uint8_t>(1 + std::tuple_size_v<Events> +
-                                         wire::type_index_v<T, Bodies>);
+                                         wire::kTypeIndex<T, Bodies>);
     }
 }
 

@@ -103,7 +103,7 @@ bool put_event(Writer& w, const model::Event& e) {
         return std::visit(
             [&](const auto& body) {
                 using B = std::decay_t<decltype(body)>;
-                if constexpr (ef::is_in<B, ef::Bodies>) {
+                if constexpr (ef::kIsIn<B, ef::Bodies>) {
                     w.put(ef::tag_of<B>());
                     ef::head(io, *a);
                     ef::fields(io, body);
@@ -117,7 +117,7 @@ bool put_event(Writer& w, const model::Event& e) {
     return std::visit(
         [&](const auto& event) {
             using T = std::decay_t<decltype(event)>;
-            if constexpr (ef::is_in<T, ef::Events>) {
+            if constexpr (ef::kIsIn<T, ef::Events>) {
                 w.put(ef::tag_of<T>());
                 ef::fields(io, event);
                 return true;

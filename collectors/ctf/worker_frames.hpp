@@ -77,7 +77,7 @@ struct Chunk {
 template <typename T>
 struct UninitializedAllocator : std::allocator<T> {
     template <typename U>
-    struct rebind {
+    struct rebind {  // NOLINT(readability-identifier-naming): the allocator requirements' name
         using other = UninitializedAllocator<U>;
     };
     template <typename U>

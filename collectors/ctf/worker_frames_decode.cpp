@@ -9,6 +9,7 @@
 #include "collectors/ctf/worker_event_fields.hpp"
 #include "collectors/ctf/worker_frames.hpp"
 #include "protocol/wire/byte_reader.hpp"
+#include "protocol/wire/byte_text.hpp"
 
 namespace apcgate::collectors::ctf {
 
@@ -27,8 +28,7 @@ std::string read_string(ByteReader& r, std::string_view field,
     if (r.ok() && n > max)
         r.fail("string of " + std::to_string(n) + " bytes, over " + std::to_string(max), field);
     if (!r.ok()) return {};
-    const auto bytes = r.bytes(n, field);
-    return {reinterpret_cast<const char*>(bytes.data()), bytes.size()};
+    return std::string(wire::text_of(r.bytes(n, field)));
 }
 
 // A count of items of at least `min_bytes` each, checked against the bytes left.
@@ -228,7 +228,7 @@ Status decode_chunk(std::span<const std::uint8_t> body, const std::vector<model:
     for (std::uint32_t i = 0; i < nevents && r.ok(); ++i) read_event(r, keys, out.events);
     const std::uint32_t text_bytes = r.u32("texts");
     const auto text = r.bytes(text_bytes, "texts");
-    out.texts.mutable_bytes().assign(reinterpret_cast<const char*>(text.data()), text.size());
+    out.texts.mutable_bytes().assign(wire::text_of(text));
     const std::uint32_t nslices = read_count(r, 12, "nslices");
     for (std::uint32_t i = 0; i < nslices && r.ok(); ++i) {
         DeferredTexts::Slice s;

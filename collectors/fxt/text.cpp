@@ -136,7 +136,7 @@ void append_args(std::string& out, const ArgList& args, const ValueLabels* label
 std::string event_text(std::string_view category, std::string_view name, const ArgList& args,
                        const ValueLabels* labels) {
     std::string out;
-    out.reserve(category.size() + name.size() + 1 + args.count * 16);
+    out.reserve(category.size() + name.size() + 1 + std::size_t{args.count} * 16);
     if (!category.empty()) {
         append_utf8(out, category);
         out += ':';

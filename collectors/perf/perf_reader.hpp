@@ -41,7 +41,7 @@ struct ReaderConfig {
     model::Nanos margin = 10'000'000;  // how late a record may reach its ring
     std::optional<model::CounterKey> lost_key;
     std::optional<model::CounterKey> repaired_switches_key;
-    std::size_t queue_cap = 512u * 1024;  // mapped events waiting for poll()
+    std::size_t queue_cap = std::size_t{512} * 1024;  // mapped events waiting for poll()
     LogFn log;
 };
 

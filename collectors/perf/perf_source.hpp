@@ -47,7 +47,7 @@ struct PerfOptions {
 };
 
 // At most this many events leave the source per poll (memory stays bounded per step).
-inline constexpr std::size_t kMaxEventsPerPoll = 64u * 1024;
+inline constexpr std::size_t kMaxEventsPerPoll = std::size_t{64} * 1024;
 
 class PerfSource final : public Source {
   public:

@@ -123,7 +123,7 @@ std::string ProcReader::image(std::int32_t pid) const {
         return exe;
     }
     const std::string cmdline = slurp(root_ / std::to_string(pid) / "cmdline", 4096);
-    const std::string first = cmdline.substr(0, cmdline.find('\0'));
+    std::string first = cmdline.substr(0, cmdline.find('\0'));
     if (!first.empty()) return first;
     const std::string c = comm(pid, pid);
     return c.empty() ? std::string() : "[" + c + "]";

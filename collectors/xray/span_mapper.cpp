@@ -42,7 +42,9 @@ void SpanMapper::event(model::Nanos ts, std::uint32_t thread, const ThreadInfo& 
         case CallKind::Enter:
         case CallKind::EnterArgs: {
             const std::size_t depth = s.stack.size();
-            if (depth >= kMaxStack || depth >= kMaxDepth) {
+            // Deeper than kMaxDepth: not shown; the call is still followed for matching up to
+            // kMaxStack open calls (kMaxStack > kMaxDepth), then not even kept.
+            if (depth >= kMaxDepth) {
                 ++deeper_calls_;
                 deepest_ = std::max(deepest_, depth + 1);
                 stats_.count(XrayStat::CallsDeeperThanLimit);

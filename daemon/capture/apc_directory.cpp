@@ -44,7 +44,7 @@ bool write_all(int fd, std::span<const std::uint8_t> first, std::span<const std:
 }
 
 // Frames at least this large are written straight from the encoder's buffer.
-constexpr std::size_t kDirectWrite = 16 * 1024;
+constexpr std::size_t kDirectWrite = std::size_t{16} * 1024;
 // The writeback of the data file is started each time this much more was written.
 constexpr std::uint64_t kWritebackBytes = 8 << 20;
 // Disk space is reserved a quarter of the data file's size ahead of its end, within these

@@ -111,7 +111,7 @@ apc::SummaryInfo summary_now(std::int64_t zero_monotonic) {
 }  // namespace
 
 Result<std::shared_ptr<LiveCapture>> CaptureService::start_capture(
-    asio::any_io_executor executor, const model::CaptureSettings& settings,
+    const asio::any_io_executor& executor, const model::CaptureSettings& settings,
     model::CaptureCounters counters, CaptureSink& sink, LiveCapture::Ended ended) {
     if (capture_running()) return Error::at(ErrorKind::Refused, "capture in progress");
     CapturePlan plan;
@@ -144,8 +144,8 @@ Result<std::shared_ptr<LiveCapture>> CaptureService::start_capture(
             if (then) then(reason);
         };
     }
-    auto capture = std::make_shared<LiveCapture>(std::move(executor), std::move(engine), zero,
-                                                 std::move(ended));
+    auto capture =
+        std::make_shared<LiveCapture>(executor, std::move(engine), zero, std::move(ended));
     if (Status st = capture->start(); !st) return std::move(st).take_error();
     running_ = capture;
     spdlog::info("capture started (sample rate {} Hz, live rate {} ms, duration {} s)",

@@ -71,7 +71,7 @@ class CaptureService {
     // Starts the one capture; fails if one is running or no source starts. `ended` runs when it
     // finishes for any reason, after the sink got its end of sequence and the trace inputs'
     // reports were logged.
-    Result<std::shared_ptr<LiveCapture>> start_capture(asio::any_io_executor executor,
+    Result<std::shared_ptr<LiveCapture>> start_capture(const asio::any_io_executor& executor,
                                                        const model::CaptureSettings& settings,
                                                        model::CaptureCounters counters,
                                                        CaptureSink& sink, LiveCapture::Ended ended);

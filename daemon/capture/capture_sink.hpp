@@ -22,6 +22,7 @@ class CaptureSink : public apc::FrameSink {
     [[nodiscard]] virtual std::uint64_t unsent_bytes() const { return 0; }
     // Calls `ready` once unsent_bytes() is `low` or less: later, from the transport's executor
     // (never from inside this call), or never when the transport closes first.
+    // NOLINTNEXTLINE(performance-unnecessary-value-param): the transports' overrides keep `ready`
     virtual void when_drained(std::uint64_t low, std::function<void()> ready) {
         (void)low;
         (void)ready;

@@ -16,7 +16,7 @@ namespace apcgate::daemon {
 namespace ingest = collectors::ingest;
 
 const std::vector<ingest::IngestFormat>& ingest_formats() {
-    static const std::vector<ingest::IngestFormat> formats{
+    static const std::vector<ingest::IngestFormat> kFormats{
         {"barman", "Arm Barman data store (bare-metal capture buffer dump)",
          collectors::barman::sniff, collectors::barman::open},
         {"xray", "LLVM XRay log (FDR or basic mode)", collectors::xray::sniff,
@@ -25,7 +25,7 @@ const std::vector<ingest::IngestFormat>& ingest_formats() {
         {"ctf", "CTF trace directory (LTTng, barectf), read with libbabeltrace2",
          collectors::ctf::sniff, collectors::ctf::open},
     };
-    return formats;
+    return kFormats;
 }
 
 const ingest::IngestFormat* find_format(std::string_view name) {

@@ -11,9 +11,10 @@
 
 namespace apcgate::daemon {
 
-LiveCapture::LiveCapture(asio::any_io_executor executor, std::unique_ptr<CaptureEngine> engine,
-                         std::int64_t zero_monotonic_ns, Ended ended)
-    : timer_(std::move(executor)),
+LiveCapture::LiveCapture(const asio::any_io_executor& executor,
+                         std::unique_ptr<CaptureEngine> engine, std::int64_t zero_monotonic_ns,
+                         Ended ended)
+    : timer_(executor),
       engine_(std::move(engine)),
       zero_(zero_monotonic_ns),
       ended_(std::move(ended)) {}

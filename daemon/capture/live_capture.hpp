@@ -23,7 +23,7 @@ class LiveCapture : public std::enable_shared_from_this<LiveCapture> {
   public:
     using Ended = std::function<void(const std::string& reason)>;
 
-    LiveCapture(asio::any_io_executor executor, std::unique_ptr<CaptureEngine> engine,
+    LiveCapture(const asio::any_io_executor& executor, std::unique_ptr<CaptureEngine> engine,
                 std::int64_t zero_monotonic_ns, Ended ended);
 
     // Starts the engine (sources and Summary) and the timer.

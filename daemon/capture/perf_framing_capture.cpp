@@ -27,7 +27,7 @@ namespace fr = perf_framing;
 
 // Raw bytes per PERF_DATA frame: a packed word takes at most 10/8 of its raw size, so frames
 // stay within the 1 MiB gatord's readers expect.
-constexpr std::size_t kMaxRawPerFrame = 800u * 1024;
+constexpr std::size_t kMaxRawPerFrame = std::size_t{800} * 1024;
 // Unsent bytes above which a poll leaves the rings alone (see poll()).
 constexpr std::uint64_t kMaxUnsentBytes = 8u << 20;
 

@@ -11,13 +11,13 @@ bool g_active = false;  // one perf capture per process (the timer thread is the
 }  // namespace
 
 Result<std::shared_ptr<PerfLiveCapture>> PerfLiveCapture::start(
-    asio::any_io_executor executor, CollectorSet& collectors,
+    const asio::any_io_executor& executor, CollectorSet& collectors,
     const model::CaptureSettings& settings, const model::CaptureCounters& counters,
     CaptureSink& sink, Ended ended) {
     if (g_active) return Error::at(ErrorKind::Refused, "a capture is already running");
     auto started = PerfFramingCapture::start(collectors, settings, counters, sink);
     if (!started) return std::move(started).take_error();
-    std::shared_ptr<PerfLiveCapture> c(new PerfLiveCapture(std::move(executor), std::move(ended)));
+    std::shared_ptr<PerfLiveCapture> c(new PerfLiveCapture(executor, std::move(ended)));
     c->capture_ = std::move(started).value();
     g_active = true;
     c->period_ = std::chrono::milliseconds(settings.live_rate_ms > 0 ? settings.live_rate_ms : 100);

@@ -19,7 +19,7 @@ class PerfLiveCapture : public std::enable_shared_from_this<PerfLiveCapture> {
   public:
     using Ended = std::function<void(const std::string& reason)>;
 
-    static Result<std::shared_ptr<PerfLiveCapture>> start(asio::any_io_executor executor,
+    static Result<std::shared_ptr<PerfLiveCapture>> start(const asio::any_io_executor& executor,
                                                           CollectorSet& collectors,
                                                           const model::CaptureSettings& settings,
                                                           const model::CaptureCounters& counters,
@@ -33,8 +33,8 @@ class PerfLiveCapture : public std::enable_shared_from_this<PerfLiveCapture> {
     [[nodiscard]] std::vector<StatisticsOf> statistics() const { return capture_->statistics(); }
 
   private:
-    PerfLiveCapture(asio::any_io_executor executor, Ended ended)
-        : timer_(std::move(executor)), ended_(std::move(ended)) {}
+    PerfLiveCapture(const asio::any_io_executor& executor, Ended ended)
+        : timer_(executor), ended_(std::move(ended)) {}
     void arm();
 
     asio::steady_timer timer_;

@@ -5,6 +5,8 @@
 // place that exits.
 #include <CLI/CLI.hpp>
 #include <array>
+#include <cstdio>
+#include <exception>
 
 #include "collectors/ctf/child_process.hpp"
 #include "collectors/ctf/ctf_worker.hpp"
@@ -14,7 +16,9 @@
 
 using namespace apcgate::daemon;  // NOLINT(google-build-using-namespace): main only
 
-int main(int argc, char** argv) {
+namespace {
+
+int run(int argc, char** argv) {
     // The CTF ingester's worker process (collectors/ctf/ctf_worker.hpp): not a user command.
     if (argc >= 2 && argv[1] == apcgate::collectors::ctf::kWorkerCommand)
         return apcgate::collectors::ctf::run_worker(argc - 2, argv + 2,
@@ -37,4 +41,20 @@ int main(int argc, char** argv) {
     for (const Subcommand& c : commands)
         if (*c.app) return c.run();
     return commands.front().run();
+}
+
+}  // namespace
+
+// Errors are values (protocol/wire/result.hpp); an exception that gets here is a bug or memory
+// running out. It is said on stderr and the run fails, rather than std::terminate aborting
+// without naming it.
+int main(int argc, char** argv) {
+    try {
+        return run(argc, argv);
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "apcgate: internal error: %s\n", e.what());
+    } catch (...) {
+        std::fprintf(stderr, "apcgate: internal error: an unknown exception\n");
+    }
+    return kExitFailure;
 }

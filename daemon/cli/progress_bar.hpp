@@ -11,7 +11,8 @@ namespace apcgate::daemon {
 
 class ProgressBar {
   public:
-    static constexpr std::uint64_t kMinBytes = 16 * 1024 * 1024;  // smaller inputs: no bar
+    static constexpr std::uint64_t kMinBytes =
+        std::uint64_t{16} * 1024 * 1024;  // smaller inputs: no bar
 
     ProgressBar(std::string label, std::uint64_t total_bytes);
     ~ProgressBar();

@@ -75,9 +75,9 @@ int record_gator_framing(const RecordOptions& o, CaptureService& service,
                          const RecordCommandHooks& command) {
     return run_loop(o, settings, sink, command, "",
                     [&](asio::io_context& io, std::function<void()> ended) -> Result<BegunCapture> {
-                        auto started =
-                            service.start_capture(io.get_executor(), settings, counters, sink,
-                                                  [ended](const std::string&) { ended(); });
+                        auto started = service.start_capture(
+                            io.get_executor(), settings, counters, sink,
+                            [ended = std::move(ended)](const std::string&) { ended(); });
                         if (!started) return std::move(started).take_error();
                         return begun<LiveCapture>(
                             std::move(started).value(),
@@ -97,7 +97,7 @@ int record_perf_framing(const RecordOptions& o, CollectorSet& collectors,
                     [&](asio::io_context& io, std::function<void()> ended) -> Result<BegunCapture> {
                         auto started = PerfLiveCapture::start(
                             io.get_executor(), collectors, settings, counters, sink,
-                            [ended](const std::string&) { ended(); });
+                            [ended = std::move(ended)](const std::string&) { ended(); });
                         if (!started) return std::move(started).take_error();
                         return begun<PerfLiveCapture>(
                             std::move(started).value(),

@@ -284,7 +284,7 @@ asio::awaitable<void> Connection::write_loop() {
 }
 
 asio::awaitable<void> Connection::read_loop() {
-    std::vector<std::uint8_t> buf(64 * 1024);
+    std::vector<std::uint8_t> buf(std::size_t{64} * 1024);
     while (!closing_) {
         std::error_code ec;
         const std::size_t n = co_await socket_.async_read_some(
@@ -407,7 +407,7 @@ bool Connection::handle_start() {
         return true;
     }
     model::CaptureCounters counters = prepared_ ? *prepared_ : service_.prepare_counters();
-    if (perf_framing()) return start_perf(std::move(counters));
+    if (perf_framing()) return start_perf(counters);
     std::weak_ptr<Connection> weak = weak_from_this();
     auto started = service_.start_capture(socket_.get_executor(), settings_, std::move(counters),
                                           sink_, [weak](const std::string& reason) {
@@ -444,7 +444,7 @@ void Connection::stop_capture(const std::string& reason) {
     if (perf_capture_ && perf_capture_->running()) perf_capture_->stop(reason);
 }
 
-bool Connection::start_perf(model::CaptureCounters counters) {
+bool Connection::start_perf(const model::CaptureCounters& counters) {
     std::weak_ptr<Connection> weak = weak_from_this();
     auto started =
         PerfLiveCapture::start(socket_.get_executor(), service_.live_collectors(), settings_,

@@ -36,7 +36,7 @@ class Connection;
 struct ConnectionLimits {
     // Queued but unsent bytes (as allocated, per message) before a client is taken to have
     // stopped reading: its capture stops and it gets an Error. 0: no limit.
-    std::size_t max_send_backlog = 64 * 1024 * 1024;
+    std::size_t max_send_backlog = std::size_t{64} * 1024 * 1024;
     // From the accept to the end of the handshake (however slowly it arrives); 0: no limit.
     std::chrono::seconds handshake_timeout{10};
     // Without a complete command while no capture runs on it; 0: no limit.
@@ -66,7 +66,7 @@ class Connection : public std::enable_shared_from_this<Connection> {
     static constexpr std::chrono::seconds kCloseGrace{10};
     // Bytes handed to the socket in one write at most (at least one message): what is in
     // flight cannot be taken back, so a client dropped for not reading holds no more than this.
-    static constexpr std::size_t kWriteChunk = 256 * 1024;
+    static constexpr std::size_t kWriteChunk = std::size_t{256} * 1024;
 
     Connection(asio::ip::tcp::socket socket, CaptureService& service, ConnectionLimits limits,
                Framing framing = Framing::Gator);
@@ -115,7 +115,7 @@ class Connection : public std::enable_shared_from_this<Connection> {
     // The framing of this connection's captures: Perf only when asked and there are no trace
     // inputs (framing.hpp).
     [[nodiscard]] bool perf_framing() const;
-    bool start_perf(model::CaptureCounters counters);
+    bool start_perf(const model::CaptureCounters& counters);
     [[nodiscard]] bool capture_running() const;
     void stop_capture(const std::string& reason);
     void notify_drained();

@@ -17,6 +17,8 @@
 #include <cstring>
 #include <memory>
 
+#include "protocol/wire/socket_address.hpp"
+
 namespace apcgate::daemon {
 
 namespace {
@@ -204,7 +206,7 @@ bool DiscoveryResponder::receive_one() {
     const DiscoveryAnswer answer = make_discovery_answer(host_name(), options_.tcp_port);
     // Best effort, like gatord: Streamline asks again if an answer is lost.
     if (::sendto(socket_.native_handle(), answer.data(), answer.size(), MSG_DONTWAIT,
-                 reinterpret_cast<const sockaddr*>(&from), msg.msg_namelen) < 0) {
+                 wire::sockaddr_of(from), msg.msg_namelen) < 0) {
         spdlog::debug("discovery: answer not sent: {}", std::strerror(errno));
         return true;
     }

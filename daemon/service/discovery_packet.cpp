@@ -6,6 +6,7 @@
 
 #include "protocol/gator/command.hpp"
 #include "protocol/wire/byte_reader.hpp"
+#include "protocol/wire/byte_text.hpp"
 
 namespace apcgate::daemon {
 
@@ -20,10 +21,6 @@ constexpr std::size_t kVersionOffset = 76;
 
 bool same(std::span<const std::uint8_t> got, std::span<const std::uint8_t> want) {
     return got.size() == want.size() && std::equal(got.begin(), got.end(), want.begin());
-}
-
-std::span<const std::uint8_t> as_bytes(std::string_view s) {
-    return {reinterpret_cast<const std::uint8_t*>(s.data()), s.size()};
 }
 
 void put_le32(DiscoveryAnswer& out, std::size_t at, std::uint32_t v) {
@@ -41,7 +38,7 @@ Status parse_discovery_request(std::span<const std::uint8_t> datagram) {
                "size");
         return r.take_error();
     }
-    if (!same(r.bytes(kRequestMagic.size(), "magic"), as_bytes(kRequestMagic))) {
+    if (!same(r.bytes(kRequestMagic.size(), "magic"), wire::bytes_of(kRequestMagic))) {
         r.seek(0);
         r.fail("not \"DST_REQ \"", "magic");
         return r.take_error();
@@ -77,7 +74,7 @@ Result<DiscoveryAnswerFields> parse_discovery_answer(std::span<const std::uint8_
                "size");
         return r.take_error();
     }
-    if (!same(r.bytes(kAnswerMagic.size(), "magic"), as_bytes(kAnswerMagic))) {
+    if (!same(r.bytes(kAnswerMagic.size(), "magic"), wire::bytes_of(kAnswerMagic))) {
         r.seek(0);
         r.fail("not \"STR_ANS \"", "magic");
         return r.take_error();

@@ -4,10 +4,12 @@
 #include <spdlog/spdlog.h>
 #include <sys/stat.h>
 
-#include <cstdio>
+#include <charconv>
 #include <cstdlib>
 #include <memory>
 #include <string>
+#include <string_view>
+#include <system_error>
 
 namespace apcgate::daemon {
 
@@ -49,9 +51,15 @@ int syslog_priority(spdlog::level::level_enum level) {
 bool stderr_is_journal() {
     const char* env = std::getenv("JOURNAL_STREAM");
     if (env == nullptr) return false;
+    // systemd writes "DEVICE:INODE", both in decimal.
+    const std::string_view text(env);
     unsigned long long dev = 0;
     unsigned long long ino = 0;
-    if (std::sscanf(env, "%llu:%llu", &dev, &ino) != 2) return false;
+    const char* const end = text.data() + text.size();
+    const auto d = std::from_chars(text.data(), end, dev);
+    if (d.ec != std::errc() || d.ptr == end || *d.ptr != ':') return false;
+    const auto i = std::from_chars(d.ptr + 1, end, ino);
+    if (i.ec != std::errc() || i.ptr != end) return false;
     struct stat st {};
     if (::fstat(2, &st) != 0) return false;
     return static_cast<unsigned long long>(st.st_dev) == dev &&

@@ -145,9 +145,9 @@ Status apply(ServiceConfig& cfg, const Assignment& a, const std::string& input) 
     } else if (a.key == "APCGATE_DEBUG_DIRS") {
         cfg.debug_dirs = split_words(a.value);
     } else if (a.key == "APCGATE_LOG_LEVEL") {
-        static const std::set<std::string> levels{"trace", "debug",    "info", "warn",
-                                                  "error", "critical", "off"};
-        if (levels.count(a.value) == 0) return invalid("expected trace..off");
+        static const std::set<std::string> kLevels{"trace", "debug",    "info", "warn",
+                                                   "error", "critical", "off"};
+        if (kLevels.count(a.value) == 0) return invalid("expected trace..off");
         cfg.log_level = a.value;
     } else if (a.key == "APCGATE_DISCOVERY") {
         cfg.discovery = to_bool(a.value);

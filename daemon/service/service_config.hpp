@@ -41,7 +41,7 @@
 
 namespace apcgate::daemon {
 
-inline constexpr std::size_t kMaxServiceConfigBytes = 64 * 1024;
+inline constexpr std::size_t kMaxServiceConfigBytes = std::size_t{64} * 1024;
 inline constexpr std::size_t kMaxDiscoveryPorts = 8;  // APCGATE_DISCOVERY_PORT, --discovery-port
 
 struct ServiceConfig {

@@ -7,6 +7,7 @@
 //   Create Group   0x1C 0x08 group:i32 len:i16 utf8
 // All fixed-width integers are little endian.
 #include <algorithm>
+#include <cstddef>
 
 #include "protocol/apc/annotation_bytes.hpp"
 #include "protocol/wire/byte_reader.hpp"
@@ -106,7 +107,8 @@ Result<std::optional<std::size_t>> annotation_length(std::span<const std::uint8_
         // A colour's RGB bytes may be 0x0A: the line ends at the first '\n' after it.
         const std::size_t from = bytes[0] == kColorEscape ? 4 : 0;
         if (bytes.size() <= from) return std::optional<std::size_t>{};
-        const auto nl = std::find(bytes.begin() + from, bytes.end(), std::uint8_t{'\n'});
+        const auto nl = std::find(bytes.begin() + static_cast<std::ptrdiff_t>(from), bytes.end(),
+                                  std::uint8_t{'\n'});
         if (nl == bytes.end()) return std::optional<std::size_t>{};
         return std::optional<std::size_t>{static_cast<std::size_t>(nl - bytes.begin()) + 1};
     }

@@ -12,7 +12,7 @@ using detail::OpenFrame;
 
 namespace {
 // model::Event's index of model::Annotation.
-constexpr std::size_t kAnnotationIndex = wire::type_index_v<model::Annotation, model::Event>;
+constexpr std::size_t kAnnotationIndex = wire::kTypeIndex<model::Annotation, model::Event>;
 static_assert(kAnnotationIndex == 12);
 }  // namespace
 

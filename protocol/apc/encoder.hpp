@@ -60,7 +60,7 @@ struct SummaryInfo {
 };
 
 struct EncoderOptions {
-    std::size_t max_frame_bytes = 256 * 1024;  // body size cap for every frame
+    std::size_t max_frame_bytes = std::size_t{256} * 1024;  // body size cap for every frame
 };
 
 // What the encoder counted: the table's statistics, plus the messages per model event kind

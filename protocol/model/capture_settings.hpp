@@ -30,18 +30,18 @@ inline int sample_rate_hz(SampleRate r) {
 // Store-and-forward buffer sizes: the seed's small/medium/large (1/4/16 MB) and gatord's normal
 // (64 MB). Streaming has no total limit. A capture in a buffered mode ends when it is full.
 inline std::uint64_t buffer_mode_bytes(BufferMode m) {
-    constexpr std::uint64_t MiB = 1024 * 1024;
+    constexpr std::uint64_t kMiB = std::uint64_t{1024} * 1024;
     switch (m) {
         case BufferMode::Streaming:
             return 0;
         case BufferMode::Small:
-            return 1 * MiB;
+            return 1 * kMiB;
         case BufferMode::Medium:
-            return 4 * MiB;
+            return 4 * kMiB;
         case BufferMode::Normal:
-            return 64 * MiB;
+            return 64 * kMiB;
         case BufferMode::Large:
-            return 16 * MiB;
+            return 16 * kMiB;
     }
     return 0;
 }

@@ -51,7 +51,7 @@ inline constexpr std::int32_t kCoreNameMessage = 3;
 inline constexpr const char* kSummaryCanary = "1\n2\r\n3\r4\n\r5";
 
 // gatord caps a PERF_DATA frame (header included) at 1 MiB and never splits a record.
-inline constexpr std::size_t kMaxPerfDataFrameBytes = 1024 * 1024;
+inline constexpr std::size_t kMaxPerfDataFrameBytes = std::size_t{1024} * 1024;
 
 // Keys at or above this value are the capture's internal events (gatord counts them down from
 // INT_MAX: the context-switch group leader, the side-band dummy, the CPU-clock sampler); the

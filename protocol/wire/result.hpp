@@ -44,15 +44,19 @@ struct Error {
         return Error{kind, std::move(message), {}, {}, {}, {}, {}};
     }
     [[nodiscard]] bool is(ErrorKind k) const { return kind == k; }
-    // Names the input; an inner name already set (e.g. "session XML") stays after it.
-    Error&& in_input(std::string name) && {
+    // Names the input; an inner name already set (e.g. "session XML") stays after it. On a
+    // named Error it changes that Error in place; on a temporary it passes the Error on, so a
+    // chain of calls can end in a return.
+    Error& in_input(std::string name) & {
         input = input.empty() ? std::move(name) : std::move(name) + ": " + input;
-        return std::move(*this);
+        return *this;
     }
-    Error&& while_(std::string what) && {
+    Error&& in_input(std::string name) && { return std::move(in_input(std::move(name))); }
+    Error& while_(std::string what) & {
         context.push_back(std::move(what));
-        return std::move(*this);
+        return *this;
     }
+    Error&& while_(std::string what) && { return std::move(while_(std::move(what))); }
     // "input: offset 12 (0xc): record 'X', field 'y': message (while a; while b)"
     [[nodiscard]] std::string to_string() const;
 };

@@ -13,15 +13,15 @@ struct TypeIndex;
 
 template <typename T, template <typename...> class List, typename... Ts>
 struct TypeIndex<T, List<Ts...>> {
-    static constexpr std::size_t value = [] {
+    static constexpr std::size_t kValue = [] {
         std::size_t i = 0;
         ((std::is_same_v<T, Ts> ? false : (++i, true)) && ...);
         return i;
     }();
-    static constexpr bool found = value < sizeof...(Ts);
+    static constexpr bool kFound = kValue < sizeof...(Ts);
 };
 
 template <typename T, typename List>
-inline constexpr std::size_t type_index_v = TypeIndex<T, List>::value;
+inline constexpr std::size_t kTypeIndex = TypeIndex<T, List>::kValue;
 
 }  // namespace apcgate::wire

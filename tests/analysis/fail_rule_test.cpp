@@ -57,7 +57,7 @@ TEST(FailRule, RefusesMalformedRules) {
     }
 }
 
-ReportMetrics spans_with(std::map<std::string, double> totals) {
+ReportMetrics spans_with(const std::map<std::string, double>& totals) {
     ReportMetrics m;
     for (const auto& [name, total] : totals) m["spans"][name]["total_ns"] = total;
     return m;

@@ -94,7 +94,8 @@ TEST(KernelSymbols, MemoryStaysWithinTheLimits) {
     KernelSymbols n(KernelSymbols::Limits{1000, 1000});
     std::string big;
     for (int i = 0; i < 60; ++i)
-        big += std::to_string(1000 + i) + " T " + std::string(100, 'a' + i % 26) + "\n";
+        big += std::to_string(1000 + i) + " T " +
+               std::string(100, static_cast<char>('a' + i % 26)) + "\n";
     n.parse(big);
     EXPECT_LE(n.functions(), 10U);
     EXPECT_EQ(n.functions() + n.skipped().past_limit, 60U);

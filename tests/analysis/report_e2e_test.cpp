@@ -231,7 +231,7 @@ TEST(ReportLive, PerfFramingCaptureHasTheHottestFunctionAndCpuTime) {
 }
 
 fs::path converted_copy(const std::string& name) {
-    const fs::path out = temp_dir(name) / "run.apc";
+    fs::path out = temp_dir(name) / "run.apc";
     auto [rc, log] =
         run_apcgate({"convert", (kXRay / "fdr-log-version-3.xray").string(), "--binary",
                      (kXRay / "elf64-sample-o2.bin").string(), "-o", out.string()});

@@ -127,11 +127,11 @@ client::Bytes annotations() {
                                         static_cast<std::uint32_t>(::getpid()));
     const auto add = [&](const client::Bytes& m) { b.insert(b.end(), m.begin(), m.end()); };
     const std::int64_t t = client::monotonic_raw_ns();
-    for (int i = 0; i < 5; ++i) {
+    for (std::int64_t i = 0; i < 5; ++i) {
         add(client::string_msg(t + i * 2'000'000, 1, "work"));
         add(client::string_msg(t + i * 2'000'000 + 1'000'000, 1, ""));
     }
-    for (int i = 0; i < 3; ++i) {
+    for (std::int64_t i = 0; i < 3; ++i) {
         add(client::string_msg(t + 20'000'000 + i * 3'000'000, 2, "io [42]"));
         add(client::string_msg(t + 20'000'000 + i * 3'000'000 + 2'000'000, 2, ""));
     }
@@ -242,7 +242,7 @@ TEST(ReportPerfFraming, KernelFunctionsAreNamedFromKallsyms) {
 // CPU time, never more per core than the capture lasted; its KALLSYMS text names kernel frames;
 // its ftrace External stream is not taken for a broken annotation connection.
 TEST(ReportPerfFraming, GatordsCaptureHasCpuTimeAndKernelNames) {
-    const fs::path capture = test::gatord_capture_dir();
+    const fs::path& capture = test::gatord_capture_dir();
     ASSERT_FALSE(capture.empty()) << "xz could not unpack the gatord capture";
     const auto j = report_json(capture);
     ASSERT_TRUE(j.is_object());
@@ -269,7 +269,7 @@ TEST(ReportPerfFraming, GatordsCaptureHasCpuTimeAndKernelNames) {
 // Flipped bytes anywhere in a Perf-framing capture (its MAPS, KALLSYMS and FORMAT texts, its
 // records, its External frames) give a report or a clear error, never a crash.
 TEST(ReportPerfFraming, FlippedBytesNeverCrash) {
-    const fs::path original = test::gatord_capture_dir();
+    const fs::path& original = test::gatord_capture_dir();
     ASSERT_FALSE(original.empty()) << "xz could not unpack the gatord capture";
     const fs::path dir = temp_dir("perf-flipped") / "g.apc";
     fs::create_directories(dir);

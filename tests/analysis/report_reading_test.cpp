@@ -42,8 +42,8 @@ fs::path mixed_capture(const fs::path& dir) {
     EXPECT_EQ(rc, 0) << log;
     std::vector<model::Event> events;
     for (int channel = 1; channel <= 4; ++channel)
-        add_spans(events, "f" + std::to_string(channel) + "(int)", channel, channel, 100 * channel,
-                  6000);
+        add_spans(events, "f" + std::to_string(channel) + "(int)", channel, channel,
+                  std::int64_t{100} * channel, 6000);
     for (int i = 0; i < 300; ++i) {
         const std::int64_t ts = 1000 + 997LL * i;
         events.emplace_back(model::Annotation{

@@ -62,8 +62,8 @@ TEST(SpanStatistics, ZeroLengthNotesOnEventsChannelsAreInstants) {
     s.annotation(channel_name(7, "events"));
     s.annotation(channel_name(8, "depth 0"));
     for (int i = 0; i < 3; ++i) {
-        s.annotation(text_on(10 * i, 7, "custom: hi"));
-        s.annotation(text_on(10 * i, 7, ""));
+        s.annotation(text_on(std::int64_t{10} * i, 7, "custom: hi"));
+        s.annotation(text_on(std::int64_t{10} * i, 7, ""));
     }
     s.annotation(text_on(50, 8, "zero"));  // zero-length, but a span channel: a span
     s.annotation(text_on(50, 8, ""));

@@ -14,7 +14,8 @@ namespace {
 
 // Frames innermost first, as Backtrace frames are. The image does not exist, so every frame
 // of cookie 5 is named by its offset: "app+0xN".
-model::Backtrace sample(std::int32_t pid, std::vector<std::int64_t> offsets_innermost_first) {
+model::Backtrace sample(std::int32_t pid,
+                        const std::vector<std::int64_t>& offsets_innermost_first) {
     model::Backtrace b;
     b.pid = pid;
     b.tid = pid;

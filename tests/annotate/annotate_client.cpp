@@ -13,6 +13,8 @@
 #include <cstring>
 #include <utility>
 
+#include "protocol/wire/socket_address.hpp"
+
 namespace apcgate::annotate_test {
 
 void put_packed(Bytes& out, std::int64_t v) {
@@ -271,7 +273,7 @@ int connect_abstract(std::string_view name) {
     addr.sun_family = AF_UNIX;
     std::memcpy(addr.sun_path + 1, name.data(), name.size());
     const auto len = static_cast<socklen_t>(offsetof(sockaddr_un, sun_path) + 1 + name.size());
-    if (::connect(fd, reinterpret_cast<const sockaddr*>(&addr), len) != 0) {
+    if (::connect(fd, wire::sockaddr_of(addr), len) != 0) {
         ::close(fd);
         return -1;
     }
@@ -287,13 +289,13 @@ int connect_tcp(std::uint16_t port, bool ipv6) {
         a.sin6_family = AF_INET6;
         a.sin6_port = htons(port);
         a.sin6_addr = in6addr_loopback;
-        rc = ::connect(fd, reinterpret_cast<const sockaddr*>(&a), sizeof a);
+        rc = ::connect(fd, wire::sockaddr_of(a), sizeof a);
     } else {
         sockaddr_in a{};
         a.sin_family = AF_INET;
         a.sin_port = htons(port);
         a.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-        rc = ::connect(fd, reinterpret_cast<const sockaddr*>(&a), sizeof a);
+        rc = ::connect(fd, wire::sockaddr_of(a), sizeof a);
     }
     if (rc != 0) {
         ::close(fd);
@@ -312,7 +314,7 @@ int connect_path(const std::string& path) {
         return -1;
     }
     std::memcpy(addr.sun_path, path.data(), path.size());
-    if (::connect(fd, reinterpret_cast<const sockaddr*>(&addr), sizeof addr) != 0) {
+    if (::connect(fd, wire::sockaddr_of(addr), sizeof addr) != 0) {
         ::close(fd);
         return -1;
     }
@@ -385,13 +387,13 @@ bool loopback_port_free(std::uint16_t port, bool v6) {
         b.sin6_family = AF_INET6;
         b.sin6_port = htons(port);
         b.sin6_addr = in6addr_loopback;
-        rc = ::bind(s, reinterpret_cast<const sockaddr*>(&b), sizeof b);  // NOLINT
+        rc = ::bind(s, wire::sockaddr_of(b), sizeof b);
     } else {
         sockaddr_in b{};
         b.sin_family = AF_INET;
         b.sin_port = htons(port);
         b.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-        rc = ::bind(s, reinterpret_cast<const sockaddr*>(&b), sizeof b);  // NOLINT
+        rc = ::bind(s, wire::sockaddr_of(b), sizeof b);
     }
     ::close(s);
     return rc == 0;

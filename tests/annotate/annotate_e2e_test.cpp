@@ -70,7 +70,7 @@ client::Conn parent_of(const std::string& name) {
 
 // An application as the library behaves: data at once if a capture runs, else wait for the
 // parent's byte. Sends `bytes` in the given write sizes and closes.
-void application(const std::string& name, const Bytes& bytes, std::vector<std::size_t> sizes,
+void application(const std::string& name, const Bytes& bytes, const std::vector<std::size_t>& sizes,
                  std::atomic<int>& failures) {
     client::Conn parent = parent_of(name);
     client::Conn data(client::connect_abstract(name));
@@ -256,6 +256,7 @@ TEST_F(AnnotateServeTest, AFloodLeavesTheDaemonBoundedAndTheCaptureValid) {
     std::atomic<bool> stop{false};
     std::atomic<std::uint64_t> flooded{0};
     std::vector<std::thread> flooders;
+    flooders.reserve(3);
     for (int f = 0; f < 3; ++f) {
         flooders.emplace_back([&, f] {
             // Maximal strings, and visuals with 8 MiB images; dropped, it comes straight back.

@@ -105,6 +105,7 @@ TEST_F(SourceTest, ManyThreadsAndConnectionsAreCarriedByteForByte) {
     for (int t = 0; t < kThreads; ++t) {
         threads.emplace_back([&, t] {
             std::vector<Conn> conns;
+            conns.reserve(kConnections);
             std::vector<Bytes> streams;
             for (int k = 0; k < kConnections; ++k) {
                 const auto tid = static_cast<std::uint32_t>(1000 + t * 10 + k);
@@ -114,8 +115,8 @@ TEST_F(SourceTest, ManyThreadsAndConnectionsAreCarriedByteForByte) {
                                                     : connect_tcp(config_.data_tcp_port(), v6));
                 Bytes s = handshake(tid, static_cast<std::uint32_t>(::getpid()));
                 for (int round = 0; round < 3; ++round) {
-                    const Bytes m = every_kind(1'000'000 * (round + 1), std::to_string(tid),
-                                               round == 1 ? 100'000 : 37);
+                    const Bytes m = every_kind(std::int64_t{1'000'000} * (round + 1),
+                                               std::to_string(tid), round == 1 ? 100'000 : 37);
                     s.insert(s.end(), m.begin(), m.end());
                 }
                 streams.push_back(std::move(s));
@@ -409,7 +410,7 @@ TEST_F(SourceTest, AFloodIsBoundedThenDropped) {
     EXPECT_EQ(source_->stats().counts[AnnotateStat::DroppedFlood], 1U);
     EXPECT_TRUE(logged("it never stops")) << log_text();
     // One share per poll for the flooder, plus the polite client's lines and a held record.
-    EXPECT_LE(max_per_poll, budget.share + 40 * 1024);
+    EXPECT_LE(max_per_poll, budget.share + std::size_t{40} * 1024);
     EXPECT_GT(sent.load(), 5 * budget.share);
     polite.close();
     ASSERT_TRUE(poll_until([&] { return disconnects() == 2; }));

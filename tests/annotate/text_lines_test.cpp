@@ -7,6 +7,8 @@
 #include <string>
 #include <vector>
 
+#include "protocol/wire/byte_text.hpp"
+
 namespace apcgate::collectors::annotate {
 namespace {
 
@@ -17,8 +19,7 @@ std::vector<TextLine> split(const std::string& text, std::size_t piece = 0,
     std::size_t pos = 0;
     while (pos < text.size()) {
         const std::size_t n = piece == 0 ? text.size() : std::min(piece, text.size() - pos);
-        std::span<const std::uint8_t> in(reinterpret_cast<const std::uint8_t*>(text.data()) + pos,
-                                         n);
+        std::span<const std::uint8_t> in = wire::bytes_of(text).subspan(pos, n);
         while (auto line = t.next(in)) out.push_back(std::move(*line));
         pos += n;
     }

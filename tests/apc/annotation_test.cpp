@@ -12,7 +12,7 @@ namespace {
 
 using testing::Bytes;
 using testing::cat;
-using testing::R;
+using testing::raw;
 
 Bytes bytes_of(const model::AnnotationBody& body, std::size_t* truncated = nullptr) {
     Bytes out;
@@ -22,7 +22,7 @@ Bytes bytes_of(const model::AnnotationBody& body, std::size_t* truncated = nullp
 }
 
 TEST(AnnotationBytes, AsciiTextWithAndWithoutColour) {
-    EXPECT_EQ(bytes_of(model::TextAnnotation{std::nullopt, "hello"}), R("hello\n").b);
+    EXPECT_EQ(bytes_of(model::TextAnnotation{std::nullopt, "hello"}), raw("hello\n").b);
     EXPECT_EQ(bytes_of(model::TextAnnotation{model::Rgb{1, 10, 3}, "x"}),
               Bytes({0x1B, 0x01, 0x0A, 0x03, 'x', '\n'}));
 }

@@ -15,8 +15,8 @@ namespace apcgate::apc::testing {
 
 using Bytes = std::vector<std::uint8_t>;
 
-// Expected bytes: numbers are bytes, S("ab") is a packed string (length byte, < 64 chars) and
-// R("ab") the raw characters.
+// Expected bytes: numbers are bytes, packed_string("ab") is a packed string (length byte, < 64
+// chars) and raw("ab") the raw characters.
 struct Part {
     Bytes b;
     Part(std::initializer_list<int> v) {  // NOLINT(google-explicit-constructor)
@@ -24,10 +24,10 @@ struct Part {
     }
     explicit Part(Bytes v) : b(std::move(v)) {}
 };
-inline Part R(std::string_view s) {
+inline Part raw(std::string_view s) {
     return Part(Bytes(s.begin(), s.end()));
 }
-inline Part S(std::string_view s) {
+inline Part packed_string(std::string_view s) {
     Bytes b{static_cast<std::uint8_t>(s.size())};
     b.insert(b.end(), s.begin(), s.end());
     return Part(std::move(b));
@@ -70,7 +70,7 @@ struct TestCapture {
     CollectSink sink;
 
     // An encoder whose summary (frame 0) is already sent, with an empty SummaryInfo.
-    Encoder encoder(std::size_t cap = 256 * 1024) {
+    Encoder encoder(std::size_t cap = std::size_t{256} * 1024) {
         Encoder e(counters, sink, EncoderOptions{cap});
         e.summary(SummaryInfo{});
         return e;

@@ -11,12 +11,14 @@ namespace {
 
 using testing::Bytes;
 using testing::cat;
-using testing::R;
-using testing::S;
+using testing::packed_string;
+using testing::raw;
 
 TEST(DecodeFrame, NameFrameMessagesWithOffsets) {
-    const Bytes body =
-        cat({{0x03, 0x02, 0x01, 0x05}, S("ab"), {0x02, 0xE8, 0x07, 0xAC, 0x02}, S("t")});
+    const Bytes body = cat({{0x03, 0x02, 0x01, 0x05},
+                            packed_string("ab"),
+                            {0x02, 0xE8, 0x07, 0xAC, 0x02},
+                            packed_string("t")});
     auto f = decode_frame(body, 100);
     ASSERT_TRUE(f.ok()) << f.error().to_string();
     EXPECT_EQ(f->type, FrameType::Name);
@@ -38,13 +40,13 @@ TEST(DecodeFrame, NameFrameMessagesWithOffsets) {
 
 TEST(DecodeFrame, SummaryAndBacktrace) {
     const Bytes summary = cat({{0x01, 0x01},
-                               S("1\n2\r\n3\r4\n\r5"),
+                               packed_string("1\n2\r\n3\r4\n\r5"),
                                {0xE8, 0x07, 0x05, 0x7F},
-                               S("k"),
-                               S("v"),
-                               S(""),
+                               packed_string("k"),
+                               packed_string("v"),
+                               packed_string(""),
                                {0x03, 0x01, 0x83, 0x1A},
-                               S("A53")});
+                               packed_string("A53")});
     auto s = decode_frame(summary, 0);
     ASSERT_TRUE(s.ok()) << s.error().to_string();
     ASSERT_EQ(s->messages.size(), 2U);
@@ -122,7 +124,7 @@ TEST(DecodeFrame, CorruptBodies) {
     ASSERT_FALSE(ext.ok());
     EXPECT_EQ(ext.error().field, "id");
 
-    auto string = decode_frame(cat({{0x0B, 0x00, 0x01, 0x02, 0x05}, R("ab")}), 20);
+    auto string = decode_frame(cat({{0x0B, 0x00, 0x01, 0x02, 0x05}, raw("ab")}), 20);
     ASSERT_FALSE(string.ok());
     EXPECT_EQ(*string.error().offset, 25U);
     EXPECT_EQ(string.error().field, "image");

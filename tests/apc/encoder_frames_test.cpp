@@ -12,8 +12,8 @@ namespace {
 
 using testing::Bytes;
 using testing::cat;
-using testing::R;
-using testing::S;
+using testing::packed_string;
+using testing::raw;
 using testing::TestCapture;
 
 TEST(EncoderFrames, SummaryFrameWithAttributesAndCoreNames) {
@@ -25,15 +25,15 @@ TEST(EncoderFrames, SummaryFrameWithAttributesAndCoreNames) {
     ASSERT_EQ(t.sink.frames.size(), 1U);  // sent at once, no flush needed
     const Bytes want = cat({{0x01},       // frame: Summary
                             {0x01},       // message: Summary
-                            S("1\n2\r\n3\r4\n\r5"),
+                            packed_string("1\n2\r\n3\r4\n\r5"),
                             {0xE8, 0x07},  // timestamp 1000
                             {0x05},        // uptime 5
                             {0xC0, 0x00},  // monotonic delta 64
-                            S("k"),
-                            S("v"),
-                            S(""),
+                            packed_string("k"),
+                            packed_string("v"),
+                            packed_string(""),
                             {0x03, 0x01, 0x83, 0x1A},
-                            S("A53")});
+                            packed_string("A53")});
     EXPECT_EQ(t.sink.frames[0], want);
     EXPECT_EQ(e.stats().counts[EncoderStat::Frames], 1U);
     EXPECT_EQ(e.stats().counts[EncoderStat::Bytes], want.size());
@@ -45,7 +45,7 @@ TEST(EncoderFrames, LaterCoreNameGoesToALaterSummaryFrame) {
     e.add(model::CoreName{5, 2, 0x41, "X"});
     e.flush();
     ASSERT_EQ(t.sink.frames.size(), 2U);
-    EXPECT_EQ(t.sink.frames[1], cat({{0x01, 0x03, 0x02, 0xC1, 0x00}, S("X")}));
+    EXPECT_EQ(t.sink.frames[1], cat({{0x01, 0x03, 0x02, 0xC1, 0x00}, packed_string("X")}));
 }
 
 TEST(EncoderFrames, NameFrameCookieAndThreadNames) {
@@ -57,9 +57,9 @@ TEST(EncoderFrames, NameFrameCookieAndThreadNames) {
     ASSERT_EQ(t.sink.frames.size(), 2U);
     EXPECT_EQ(t.sink.frames[1], cat({{0x03, 0x02},  // Name frame, core 2
                                      {0x01, 0x05},
-                                     S("/bin/ls"),
+                                     packed_string("/bin/ls"),
                                      {0x02, 0xE8, 0x07, 0xAC, 0x02},
-                                     S("main")}));
+                                     packed_string("main")}));
 }
 
 TEST(EncoderFrames, ProcFrameComm) {
@@ -68,8 +68,9 @@ TEST(EncoderFrames, ProcFrameComm) {
     e.add(model::ProcComm{0, 1, 100, 101, "/usr/bin/app", "worker"});
     e.flush();
     ASSERT_EQ(t.sink.frames.size(), 2U);
-    EXPECT_EQ(t.sink.frames[1],
-              cat({{0x0B, 0x01, 0xE4, 0x00, 0xE5, 0x00}, S("/usr/bin/app"), S("worker")}));
+    EXPECT_EQ(t.sink.frames[1], cat({{0x0B, 0x01, 0xE4, 0x00, 0xE5, 0x00},
+                                     packed_string("/usr/bin/app"),
+                                     packed_string("worker")}));
 }
 
 TEST(EncoderFrames, BacktraceWithEndOfMessageAndCookieOneRemapped) {
@@ -155,7 +156,7 @@ TEST(EncoderFrames, AnnotateFrameWithColouredText) {
     ASSERT_EQ(t.sink.frames.size(), 2U);
     EXPECT_EQ(
         t.sink.frames[1],
-        cat({{0x06, 0x01, 0xAC, 0x02, 0xE8, 0x07, 0x07}, {0x1B, 0xFF, 0x00, 0x00}, R("hi\n")}));
+        cat({{0x06, 0x01, 0xAC, 0x02, 0xE8, 0x07, 0x07}, {0x1B, 0xFF, 0x00, 0x00}, raw("hi\n")}));
 }
 
 TEST(EncoderFrames, ExternalDataKeepsOneFramePerIdAndDisconnectIsAlone) {
@@ -167,13 +168,13 @@ TEST(EncoderFrames, ExternalDataKeepsOneFramePerIdAndDisconnectIsAlone) {
     e.add(model::ExternalDisconnect{0, 2});
     // The source's pending data goes out before its disconnect.
     ASSERT_EQ(t.sink.frames.size(), 3U);
-    EXPECT_EQ(t.sink.frames[1], cat({{0x0A, 0x02}, R("abcde")}));
+    EXPECT_EQ(t.sink.frames[1], cat({{0x0A, 0x02}, raw("abcde")}));
     EXPECT_EQ(t.sink.frames[2], Bytes({0x0A, 0x7F, 0x02}));
     e.add(model::ExternalData{0, 2, {'z'}});  // the id is reused after its disconnect
     e.flush();
     ASSERT_EQ(t.sink.frames.size(), 5U);
-    EXPECT_EQ(t.sink.frames[3], cat({{0x0A, 0x02}, R("z")}));
-    EXPECT_EQ(t.sink.frames[4], cat({{0x0A, 0x03}, R("x")}));
+    EXPECT_EQ(t.sink.frames[3], cat({{0x0A, 0x02}, raw("z")}));
+    EXPECT_EQ(t.sink.frames[4], cat({{0x0A, 0x03}, raw("x")}));
 }
 
 TEST(EncoderFrames, OutOfOrderTimestampIsClampedAndCounted) {
@@ -207,8 +208,10 @@ TEST(EncoderFramesDeath, AddBeforeSummaryAsserts) {
     e.add(model::Idle{1, 0, 0});
     e.flush();
     ASSERT_EQ(t.sink.frames.size(), 2U);
-    EXPECT_EQ(t.sink.frames[0],
-              cat({{0x01, 0x01}, S("1\n2\r\n3\r4\n\r5"), {0x00, 0x00, 0x00}, S("")}));
+    EXPECT_EQ(t.sink.frames[0], cat({{0x01, 0x01},
+                                     packed_string("1\n2\r\n3\r4\n\r5"),
+                                     {0x00, 0x00, 0x00},
+                                     packed_string("")}));
 #else
     TestCapture t;
     EXPECT_DEATH(

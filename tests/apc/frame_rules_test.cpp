@@ -10,10 +10,11 @@ namespace {
 
 using testing::Bytes;
 using testing::cat;
-using testing::R;
-using testing::S;
+using testing::packed_string;
+using testing::raw;
 
-const Bytes kSummary = cat({{0x01, 0x01}, S("1\n2\r\n3\r4\n\r5"), {0x00, 0x00, 0x00}, S("")});
+const Bytes kSummary =
+    cat({{0x01, 0x01}, packed_string("1\n2\r\n3\r4\n\r5"), {0x00, 0x00, 0x00}, packed_string("")});
 const std::vector<model::CounterKey> kKeys{3, 4, 5, 7};
 constexpr std::int32_t kCores = 4;  // captured.xml's <target cores="4">
 // An Activity frame with one Link message (ts 10, cookie 0, pid 5, tid 5): a required message
@@ -73,12 +74,13 @@ TEST(FrameRules, SummaryExactlyOnce) {
     EXPECT_NE(none[0].text.find("no Summary message"), std::string::npos);
     EXPECT_NE(none[1].text.find("Required Messages"), std::string::npos);
     // Extra CPU Core Name messages in later Summary frames are fine.
-    const Bytes core_name = cat({{0x01, 0x03, 0x00, 0x01}, S("A")});
+    const Bytes core_name = cat({{0x01, 0x03, 0x00, 0x01}, packed_string("A")});
     EXPECT_TRUE(check_frame_rules(stream({kSummary, core_name, kLink}), kKeys).empty());
 }
 
 TEST(FrameRules, NewlineCanaryMustBeExact) {
-    const Bytes bad = cat({{0x01, 0x01}, S("1\n2\n3\r4\n\r5"), {0x00, 0x00, 0x00}, S("")});
+    const Bytes bad = cat(
+        {{0x01, 0x01}, packed_string("1\n2\n3\r4\n\r5"), {0x00, 0x00, 0x00}, packed_string("")});
     expect_one(check_frame_rules(stream({bad, kLink}), kKeys), 1, "canary");
 }
 
@@ -145,8 +147,8 @@ TEST(FrameRules, DisconnectFrameHoldsNothingElse) {
 // present": names and annotations alone make no capture, and neither does a Block Counter frame
 // that holds only a timestamp. Reported at the end of the data.
 TEST(FrameRules, ACaptureNeedsAnActivityOrCounterMessage) {
-    const Bytes annotate = cat({{0x06, 0x00, 0x05, 0x0A, 0x02}, R("hi")});
-    const Bytes thread_name = cat({{0x03, 0x00, 0x02, 0x0A, 0x05}, S("t")});
+    const Bytes annotate = cat({{0x06, 0x00, 0x05, 0x0A, 0x02}, raw("hi")});
+    const Bytes thread_name = cat({{0x03, 0x00, 0x02, 0x0A, 0x05}, packed_string("t")});
     const Bytes block_ts_only{0x05, 0x00, 0x00, 0x0A};
     const std::uint64_t end =
         kSummary.size() + annotate.size() + thread_name.size() + block_ts_only.size();
@@ -168,7 +170,7 @@ TEST(FrameRules, EveryCoreIsBelowTheDeclaredCoreCount) {
     const Bytes counter{0x04, 0x0A, 0x04, 0x03, 0x01};  // core 4
     expect_one(check_frame_rules(stream({kSummary, counter}), kKeys), kSummary.size() + 1,
                "Counter message core 4 is not one of the 4 cores");
-    const Bytes annotate = cat({{0x06, 0x06, 0x05, 0x0A, 0x02}, R("hi")});  // core 6
+    const Bytes annotate = cat({{0x06, 0x06, 0x05, 0x0A, 0x02}, raw("hi")});  // core 6
     expect_one(check_frame_rules(stream({kSummary, annotate, kLink}), kKeys), kSummary.size() + 1,
                "Annotate message core 6");
     const Bytes block{0x05, 0x00, 0x00, 0x0A, 0x02, 0x05, 0x03, 0x01};  // key 2 = core 5
@@ -183,7 +185,7 @@ TEST(FrameRules, EveryCoreIsBelowTheDeclaredCoreCount) {
     const Bytes idle{0x09, 0x7F, 0x0A, 0x04};  // core 4
     expect_one(check_frame_rules(stream({kSummary, idle, kLink}), kKeys), kSummary.size() + 1,
                "Idle message core 4");
-    const Bytes core_name = cat({{0x01, 0x03, 0x04, 0x01}, S("A")});  // core 4
+    const Bytes core_name = cat({{0x01, 0x03, 0x04, 0x01}, packed_string("A")});  // core 4
     expect_one(check_frame_rules(stream({kSummary, core_name, kLink}), kKeys), kSummary.size() + 1,
                "CPU Core Name message core 4");
 }

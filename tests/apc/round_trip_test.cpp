@@ -203,6 +203,7 @@ std::vector<std::string> ordered(const std::vector<model::Event>& events,
     std::stable_sort(keyed.begin(), keyed.end(),
                      [](const auto& a, const auto& b) { return a.first < b.first; });
     std::vector<std::string> out;
+    out.reserve(keyed.size());
     for (auto& [k, s] : keyed) out.push_back(std::move(s));
     return out;
 }

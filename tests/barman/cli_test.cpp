@@ -12,6 +12,7 @@
 
 #include "collectors/barman/barman_source.hpp"
 #include "protocol/apc/encoder_statistics.hpp"
+#include "protocol/wire/byte_text.hpp"
 #include "serve_fixture.hpp"
 #include "statistic_value.hpp"
 #include "store_builder.hpp"
@@ -31,8 +32,7 @@ std::vector<std::uint8_t> slurp(const std::filesystem::path& p) {
 
 void spit(const std::filesystem::path& p, const std::vector<std::uint8_t>& bytes) {
     std::ofstream out(p, std::ios::binary | std::ios::trunc);
-    out.write(reinterpret_cast<const char*>(bytes.data()),
-              static_cast<std::streamsize>(bytes.size()));
+    out.write(wire::text_of(bytes).data(), static_cast<std::streamsize>(bytes.size()));
 }
 
 nlohmann::json json_in(const std::string& output) {
@@ -192,9 +192,9 @@ TEST(BarmanConvert, EventsMovedUpToKeepTimeOrderAreCounted) {
 TEST(BarmanConvert, ARecordOnACorePastMaxCoresIsABadRecord) {
     const TestDir scratch("barman_core");
     const auto out_dir = scratch.path() / "core.apc";
-    const auto [rc, out] =
-        run_apcgate({"convert", APCGATE_TESTDATA_DIR "/hostile/barman_flip19_core655361.raw", "-o",
-                     out_dir.string(), "--json"});
+    const std::string dump =
+        std::string(APCGATE_TESTDATA_DIR) + "/hostile/barman_flip19_core655361.raw";
+    const auto [rc, out] = run_apcgate({"convert", dump, "-o", out_dir.string(), "--json"});
     EXPECT_EQ(rc, 3) << out;
     const auto j = json_in(out);
     ASSERT_TRUE(j.is_object()) << out;

@@ -254,7 +254,8 @@ TEST(BarmanRecords, TruncatedDumpReadsWhatTheFileHolds) {
     auto file = b.linear(4096);
     auto loaded = BarmanSource::load(write_temp("whole.raw", file));
     ASSERT_TRUE(loaded);
-    file.resize(loaded->header.store.record_area + 56 * 4 + 10);  // 4 whole blocks and a bit
+    file.resize(loaded->header.store.record_area + std::size_t{56} * 4 +
+                10);  // 4 whole blocks and a bit
     auto cut = BarmanSource::load(write_temp("cut.raw", file));
     ASSERT_TRUE(cut);
     ASSERT_TRUE(cut->geometry.truncated.has_value());

@@ -8,6 +8,7 @@
 
 #include "collectors/barman/barman_ingest.hpp"
 #include "collectors/barman/barman_source.hpp"
+#include "protocol/wire/byte_text.hpp"
 #include "store_builder.hpp"
 #include "tests/ingest/source_runner.hpp"
 #include "xml/documents.hpp"
@@ -237,7 +238,7 @@ TEST(BarmanSource, PollsAreBoundedAndTimestampsNeverGoBack) {
         const std::uint64_t ts = 1000 + i * 10 - (core == 3 ? 25 : 0);
         b.sample(core, ts, 1, std::nullopt, {i, i, i, i});
     }
-    auto run = run_source(write_temp("big.raw", b.linear(40000 * 64)));
+    auto run = run_source(write_temp("big.raw", b.linear(std::uint64_t{40000} * 64)));
     ASSERT_TRUE(run);
     EXPECT_TRUE(run->source->report().complete());
     EXPECT_GT(run->poll_sizes.size(), 2U);
@@ -464,7 +465,7 @@ TEST(BarmanSource, CustomCounterRecordsFollowTheAgentsSeriesIds) {
 TEST(BarmanSource, SniffAndOpenEntryPoints) {
     const auto path = write_temp("entry.raw", rich_builder().linear(64));
     std::vector<std::uint8_t> head(64);
-    std::ifstream(path, std::ios::binary).read(reinterpret_cast<char*>(head.data()), 64);
+    std::ifstream(path, std::ios::binary).read(wire::chars_of(head), 64);
     EXPECT_TRUE(collectors::barman::sniff(path, head));
     EXPECT_FALSE(collectors::barman::sniff(path, std::span(head).first(7)));
     auto src = collectors::barman::open({path, {}});

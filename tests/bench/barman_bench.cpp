@@ -35,12 +35,12 @@ const std::filesystem::path& generated_path() {
             std::filesystem::remove(path, ec);
         }
     };
-    static const File file;
-    return file.path;
+    static const File kFile;
+    return kFile.path;
 }
 
 const std::string& generated_store() {
-    static const std::string path = [] {
+    static const std::string kPath = [] {
         barman_test::StoreConfig c;
         c.max_cores = 4;
         c.max_pmu_counters = 8;
@@ -82,7 +82,7 @@ const std::string& generated_store() {
                    static_cast<std::streamsize>(file.size()));
         return generated_path().string();
     }();
-    return path;
+    return kPath;
 }
 
 // The reference: the bytes alone, read as BlockReader reads them (1 MiB preads) and summed so

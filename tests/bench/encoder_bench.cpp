@@ -91,8 +91,8 @@ struct Workload {
 };
 
 const Workload& workload() {
-    static const Workload w;
-    return w;
+    static const Workload kWorkload;
+    return kWorkload;
 }
 
 void BM_Encode(benchmark::State& state) {

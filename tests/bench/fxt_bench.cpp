@@ -65,7 +65,7 @@ void BM_FxtIngest(benchmark::State& state) {
 // the kernel's writeback as convert leaves it.
 void BM_FxtToApcDirectory(benchmark::State& state) {
     std::uint64_t written = 0;
-    const auto path = archive();  // written before the timing starts
+    const auto& path = archive();  // written before the timing starts
     for (auto _ : state) {
         auto src = collectors::fxt::FxtSource::open(path);
         if (!src) {

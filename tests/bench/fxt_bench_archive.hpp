@@ -10,6 +10,7 @@
 #include <fstream>
 #include <string>
 
+#include "protocol/wire/byte_text.hpp"
 #include "tests/fxt/fxt_writer.hpp"
 
 namespace apcgate::fxt_test {
@@ -30,8 +31,7 @@ inline void write_archive(const std::filesystem::path& path, std::size_t target)
     std::size_t written = 0;
     auto flush = [&](FxtWriter& w) {
         const auto& b = w.bytes();
-        out.write(reinterpret_cast<const char*>(b.data()),
-                  static_cast<std::streamsize>(b.size()));  // NOLINT
+        out.write(wire::text_of(b).data(), static_cast<std::streamsize>(b.size()));
         written += b.size();
         w = FxtWriter();
     };
@@ -72,14 +72,14 @@ inline void write_archive(const std::filesystem::path& path, std::size_t target)
 }
 
 inline const std::filesystem::path& archive() {
-    static const std::filesystem::path path = [] {
-        const auto p = bench_file();
+    static const std::filesystem::path kPath = [] {
+        auto p = bench_file();
         std::error_code ec;
         const auto size = std::filesystem::file_size(p, ec);
         if (ec || size < bench_bytes()) write_archive(p, bench_bytes());
         return p;
     }();
-    return path;
+    return kPath;
 }
 
 }  // namespace apcgate::fxt_test

@@ -17,7 +17,7 @@ using apcgate::perf_bench::switch_stream;
 // As PerfFramingCapture::forward_ring: walk the headers, cut frames of at most 800 KiB raw at
 // record boundaries, pack each into a PERF_DATA body.
 void forward(benchmark::State& state, const std::vector<std::uint8_t>& bytes, int records) {
-    constexpr std::size_t kMaxRaw = 800u * 1024;
+    constexpr std::size_t kMaxRaw = std::size_t{800} * 1024;
     std::vector<std::uint8_t> body;
     for (auto _ : state) {
         std::size_t start = 0, pos = 0, frames = 0;

@@ -48,7 +48,7 @@ inline std::vector<std::uint8_t> sample_stream(int n, int depth) {
     for (int i = 0; i < n; ++i) {
         put(b, 9, 4);
         put(b, 2, 2);  // user
-        put(b, static_cast<std::uint64_t>(8 + 48 + 8 + 8 * (depth + 1)), 2);
+        put(b, 8 + 48 + 8 + 8 * static_cast<std::uint64_t>(depth + 1), 2);
         put(b, 3, 8);
         put(b, 0x401000 + static_cast<std::uint64_t>(i % 512), 8);
         put(b, 100, 4);
@@ -58,7 +58,7 @@ inline std::vector<std::uint8_t> sample_stream(int n, int depth) {
         put(b, 1'000'000, 8);
         put(b, static_cast<std::uint64_t>(depth + 1), 8);
         put(b, static_cast<std::uint64_t>(-512), 8);
-        for (int d = 0; d < depth; ++d) put(b, 0x401000 + static_cast<std::uint64_t>(d * 64), 8);
+        for (int d = 0; d < depth; ++d) put(b, 0x401000 + static_cast<std::uint64_t>(d) * 64, 8);
     }
     return b;
 }

@@ -19,6 +19,7 @@
 #include <string>
 #include <vector>
 
+#include "protocol/wire/byte_text.hpp"
 #include "tests/bench/fresh_capture.hpp"
 
 namespace apcgate::xray_bench {
@@ -62,7 +63,7 @@ inline void write_buffer(LogWriter& w, int thread, std::uint64_t& tsc, std::uint
     w.meta(9), w.u32(999), w.pad_to(at);
     at = w.out.size();
     w.meta(2), w.u16(static_cast<std::uint16_t>(thread)), w.u64(tsc), w.pad_to(at);
-    while (w.out.size() - start + 6 * (16 + 8 + 24) + 64 < kBufferBytes) {
+    while (w.out.size() - start + std::size_t{6} * (16 + 8 + 24) + 64 < kBufferBytes) {
         // A call tree 6 deep, as recursion makes: enter 1..6 then exit 6..1.
         for (std::uint32_t d = 1; d <= 6; ++d) {
             ++calls;
@@ -121,7 +122,7 @@ struct BenchLog {
 
 inline const BenchLog& bench_log() {
     static BenchLog log;
-    static const bool loaded = [] {
+    static const bool kLoaded = [] {
         if (const char* real = std::getenv("XRAY_BENCH_LOG")) {
             log.path = real;
             if (const char* binary = std::getenv("XRAY_BENCH_BINARY")) log.binary = binary;
@@ -134,11 +135,10 @@ inline const BenchLog& bench_log() {
                    ("apcgate-xray-bench-" + std::to_string(::getpid()) + ".xray");
         log.made = true;
         std::ofstream out(log.path, std::ios::binary | std::ios::trunc);
-        out.write(reinterpret_cast<const char*>(log.bytes.data()),
-                  static_cast<std::streamsize>(log.bytes.size()));
+        out.write(wire::text_of(log.bytes).data(), static_cast<std::streamsize>(log.bytes.size()));
         return true;
     }();
-    (void)loaded;
+    (void)kLoaded;
     return log;
 }
 

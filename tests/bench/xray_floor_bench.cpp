@@ -172,7 +172,7 @@ std::uint64_t zero_tsc(const std::vector<Thread>& threads) {
     std::uint64_t zero = std::numeric_limits<std::uint64_t>::max();
     for (const Thread& t : threads) {
         const auto b = t.buffers.front();
-        for (std::size_t at = 0; at + 16 <= b.size() && at < 16 * 5; at += 16) {
+        for (std::size_t at = 0; at + 16 <= b.size() && at < std::size_t{16} * 5; at += 16) {
             if (b[at] == ((2 << 1) | 1)) {
                 zero = std::min(zero, u64(&b[at + 3]));
                 break;
@@ -190,6 +190,7 @@ std::uint64_t convert_floor(std::span<const std::uint8_t> log, const std::vector
     const double ns_per_tick = 1e9 / static_cast<double>(u64(&log[8]));
     const std::uint64_t zero = zero_tsc(threads);
     std::vector<std::unique_ptr<Cursor>> cursors;
+    cursors.reserve(threads.size());
     for (const Thread& t : threads)
         cursors.push_back(std::make_unique<Cursor>(t, ns_per_tick, zero));
     static const Call kAbsent{kEnd, 0, 0, 0};

@@ -21,8 +21,8 @@ std::uint64_t number_after(const std::string& line, const std::string& what) {
 }  // namespace
 
 bool babeltrace_available() {
-    static const bool available = std::system("babeltrace2 --version > /dev/null 2>&1") == 0;
-    return available;
+    static const bool kAvailable = std::system("babeltrace2 --version > /dev/null 2>&1") == 0;
+    return kAvailable;
 }
 
 Reference babeltrace_reference(const std::filesystem::path& trace) {

@@ -22,8 +22,8 @@ namespace fs = std::filesystem;
 using e2e::run_apcgate;
 
 bool binary_runs() {
-    static const bool runs = run_apcgate({"--version"}).first == 0;
-    return runs;
+    static const bool kRuns = run_apcgate({"--version"}).first == 0;
+    return kRuns;
 }
 #define REQUIRE_BINARY() \
     if (!binary_runs()) GTEST_SKIP() << "the apcgate binary cannot be run on this host"
@@ -114,6 +114,7 @@ TEST_F(CtfBugServe, AWorkerDyingMidCaptureEndsItWithTheEventsSent) {
     std::uint64_t ts = 0;
     for (int p = 0; p < 10; ++p) {
         std::vector<TraceEvent> events;
+        events.reserve(10000);
         for (int i = 0; i < 10000; ++i) events.push_back({0, ts += 1000, Payload().i32(i)});
         w.packet("chan_0", 0, 0, events);
     }

@@ -30,7 +30,7 @@ class SlowClockTrace : public WrittenTrace {
 
 TEST_F(SlowClockTrace, FrequencyAndOffsetsGiveNanoseconds) {
     // (offset + cycles) / freq seconds after offset_s: the first packet begins at cycle 100.
-    EXPECT_EQ(run_->source->time_origin(), 1000LL * 1'000'000'000 + (500 + 100) * 1000);
+    EXPECT_EQ(run_->source->time_origin(), 1000LL * 1'000'000'000 + (500 + 100) * 1000LL);
     std::vector<std::pair<model::Nanos, std::string>> ticks;
     for (const auto& a : run_->all<model::Annotation>())
         if (const auto* s = std::get_if<model::StringAnnotation>(&a.body); s && !s->text.empty())

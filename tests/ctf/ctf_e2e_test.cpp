@@ -24,8 +24,8 @@ const fs::path kCorpus = fs::weakly_canonical(fs::path(APCGATE_TESTDATA_DIR) / "
 
 // The binary is a cross build under qemu in the aarch64 CI stage: it cannot be exec'd there.
 bool binary_runs() {
-    static const bool runs = run_apcgate({"--version"}).first == 0;
-    return runs;
+    static const bool kRuns = run_apcgate({"--version"}).first == 0;
+    return kRuns;
 }
 #define REQUIRE_BINARY() \
     if (!binary_runs()) GTEST_SKIP() << "the apcgate binary cannot be run on this host"

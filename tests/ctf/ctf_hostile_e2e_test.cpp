@@ -25,8 +25,8 @@ const fs::path kHostile = fs::weakly_canonical(fs::path(APCGATE_TESTDATA_DIR) / 
 constexpr std::chrono::seconds kGuard{30};
 
 bool binary_runs() {
-    static const bool runs = run_apcgate({"--version"}).first == 0;
-    return runs;
+    static const bool kRuns = run_apcgate({"--version"}).first == 0;
+    return kRuns;
 }
 #define REQUIRE_BINARY() \
     if (!binary_runs()) GTEST_SKIP() << "the apcgate binary cannot be run on this host"

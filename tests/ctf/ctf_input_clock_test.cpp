@@ -217,6 +217,7 @@ TEST(CtfInputClock, RefreshProbesATraceRewrittenSinceItWasOpened) {
         CtfTraceWriter w(dir, {{"app:tick", "int32_t i;"}}, "ust",
                          ClockAndSequence{1'000'000'000, offset_s, 0});
         std::vector<TraceEvent> packet;
+        packet.reserve(static_cast<std::size_t>(events));
         for (int i = 0; i < events; ++i)
             packet.push_back({0, 100 + 100 * static_cast<std::uint64_t>(i), Payload().i32(i)});
         w.packet("chan_0", 0, 0, packet);

@@ -11,9 +11,11 @@
 // In the sanitizer build: libbabeltrace2's own leaks on rejected metadata are suppressed (see
 // lsan.supp), for this test program and the apcgate processes it starts. The plugin has no frame
 // pointers, so the slow unwinder is needed for the suppressions to see past it.
+// NOLINTNEXTLINE(bugprone-reserved-identifier,readability-identifier-naming): the runtime's name
 extern "C" const char* __asan_default_options() {
     return "fast_unwind_on_malloc=0";
 }
+// NOLINTNEXTLINE(bugprone-reserved-identifier,readability-identifier-naming): the runtime's name
 extern "C" const char* __lsan_default_suppressions() {
     return "leak:bt_graph_add_source_component_with_initialize_method_data\n"
            "leak:babeltrace-plugin-ctf.so\n";

@@ -34,7 +34,7 @@ CtfTraceWriter::CtfTraceWriter(std::filesystem::path dir, std::vector<EventClass
     : dir_(std::move(dir)),
       classes_(std::move(classes)),
       domain_(std::move(env_domain)),
-      clock_(clock) {
+      clock_(std::move(clock)) {
     std::filesystem::create_directories(dir_);
 }
 
@@ -83,8 +83,8 @@ void CtfTraceWriter::packet(const std::string& file, std::uint32_t cpu,
         put_u64(body, e.ts);
         body.insert(body.end(), e.payload.bytes().begin(), e.payload.bytes().end());
     }
-    const std::size_t kHeaderBytes = 4 + 4 + 8 * 5 + 4 + (clock_.packet_seq_num ? 8 : 0);
-    const std::uint64_t bits = (kHeaderBytes + body.size()) * 8;
+    const std::size_t header_bytes = 4 + 4 + 8 * 5 + 4 + (clock_.packet_seq_num ? 8 : 0);
+    const std::uint64_t bits = (header_bytes + body.size()) * 8;
     std::vector<std::uint8_t> p;
     put_u32(p, 0xC1FC1FC1);
     put_u32(p, 0);
@@ -111,6 +111,7 @@ std::filesystem::path write_tick_trace(const std::filesystem::path& dir, int pac
     std::uint64_t ts = 0;
     for (int p = 0; p < packets; ++p) {
         std::vector<TraceEvent> events;
+        events.reserve(static_cast<std::size_t>(per_packet));
         for (int i = 0; i < per_packet; ++i)
             events.push_back({0, ts += 10, Payload().i32(i).str("x")});
         w.packet("chan_0", 0, 0, events);

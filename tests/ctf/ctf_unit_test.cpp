@@ -14,6 +14,7 @@
 #include "collectors/ctf/stream_repair.hpp"
 #include "collectors/ctf/trace_discovery.hpp"
 #include "ctf_run.hpp"
+#include "protocol/wire/byte_text.hpp"
 
 namespace apcgate::ctf_test {
 namespace {
@@ -43,7 +44,7 @@ TEST(CtfDetect, SniffsTraceDirectoriesParentsAndMetadataFiles) {
     EXPECT_TRUE(ctf::sniff(kCorpus / "succeed", {}));  // a parent of several traces
     std::ifstream in(trace / "metadata", std::ios::binary);
     std::vector<std::uint8_t> head(64);
-    in.read(reinterpret_cast<char*>(head.data()), 64);
+    in.read(wire::chars_of(head), 64);
     EXPECT_TRUE(ctf::sniff(trace / "metadata", head));
     EXPECT_FALSE(ctf::sniff(trace / "u_0", head));  // data stream, not metadata
     EXPECT_FALSE(ctf::sniff(fs::path(APCGATE_TESTDATA_DIR) / "xray", {}));
@@ -139,8 +140,7 @@ TEST(CtfMetadataPackets, ATraceWithABadPacketIsRejectedNotHung) {
     const fs::path dir = scratch_dir("badmeta");
     const auto packet = metadata_packet("/* CTF 1.8 */", 8, 20800);
     std::ofstream(dir / "metadata", std::ios::binary)
-        .write(reinterpret_cast<const char*>(packet.data()),
-               static_cast<std::streamsize>(packet.size()));
+        .write(wire::text_of(packet).data(), static_cast<std::streamsize>(packet.size()));
     std::ofstream(dir / "stream") << "data";
     auto source = ctf::open({dir, {}, APCGATE_BINARY});
     ASSERT_FALSE(source);
@@ -151,7 +151,7 @@ TEST(CtfMetadataPackets, ATraceWithABadPacketIsRejectedNotHung) {
 
 void write_bytes(const fs::path& p, const std::vector<std::uint8_t>& b, bool append = false) {
     std::ofstream(p, std::ios::binary | (append ? std::ios::app : std::ios::trunc))
-        .write(reinterpret_cast<const char*>(b.data()), static_cast<std::streamsize>(b.size()));
+        .write(wire::text_of(b).data(), static_cast<std::streamsize>(b.size()));
 }
 
 TEST(CtfStreamRepair, PacketStartsAreTheMagicInEitherByteOrderAndACutOneAtTheEnd) {

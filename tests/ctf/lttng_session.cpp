@@ -132,7 +132,8 @@ Result<UstTrace> make_ust_trace(const fs::path& out, const std::vector<std::stri
         "lttng enable-event -u" + s + " -c ch 'lttng_ust_tracef:*'",
         "lttng enable-event -u" + s + " -c ch 'lttng_ust_tracelog:*'",
     };
-    for (const auto& c : contexts) steps.push_back("lttng add-context -u" + s + " -c ch -t " + c);
+    for (const auto& c : contexts)
+        steps.emplace_back("lttng add-context -u").append(s).append(" -c ch -t ").append(c);
     steps.push_back("lttng start " + session);
     steps.push_back(program(command));
     steps.push_back("lttng stop " + session);

@@ -15,8 +15,8 @@ namespace {
 namespace fs = std::filesystem;
 
 fs::path fresh(const char* name) {
-    const fs::path p = fs::temp_directory_path() /
-                       (std::string("apcdir-") + name + "-" + std::to_string(::getpid()));
+    fs::path p = fs::temp_directory_path() /
+                 (std::string("apcdir-") + name + "-" + std::to_string(::getpid()));
     fs::remove_all(p);
     return p;
 }

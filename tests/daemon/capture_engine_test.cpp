@@ -193,7 +193,7 @@ TEST(CaptureEngine, EncodeReadySendsFullFramesAndOpenOnesEveryFewMiB) {
     MemorySink sink;
     CaptureEngine engine(f.plan({&bulk}), sink);
     ASSERT_TRUE(engine.start());
-    for (int i = 0; i < 10; ++i) {
+    for (model::Nanos i = 0; i < 10; ++i) {
         engine.poll_behind(i * 1'000'000);
         engine.encode_ready();
     }
@@ -201,8 +201,8 @@ TEST(CaptureEngine, EncodeReadySendsFullFramesAndOpenOnesEveryFewMiB) {
     auto frames = decode_all(sink);
     EXPECT_EQ(frames_of(frames, apc::FrameType::Annotate), 1U);
     EXPECT_EQ(frames_of(frames, apc::FrameType::BlockCounter), 0U);
-    const int polls = 300;  // about 9 MB: past kSendOpenFrames twice
-    for (int i = 10; i < polls; ++i) {
+    const model::Nanos polls = 300;  // about 9 MB: past kSendOpenFrames twice
+    for (model::Nanos i = 10; i < polls; ++i) {
         engine.poll_behind(i * 1'000'000);
         engine.encode_ready();
     }

@@ -53,7 +53,8 @@ class TraceInput final : public collectors::Source {
         ++polls;
         ts_ += 1000;
         out.push_back(model::Annotation{
-            ts_, 0, 7, model::StringAnnotation{1, std::nullopt, std::string(64 * 1024, 'x')}});
+            ts_, 0, 7,
+            model::StringAnnotation{1, std::nullopt, std::string(std::size_t{64} * 1024, 'x')}});
         return {ts_, polls == chunks_};
     }
     int polls = 0;

@@ -39,6 +39,7 @@ TEST(Loggable, LongTextIsCutAndSaysHowLongItWas) {
 
 TEST(LoggableExamples, ManyNamesMakeOneBoundedLine) {
     std::vector<std::string> names;
+    names.reserve(30000);
     for (int i = 0; i < 30000; ++i) names.push_back("counter_" + std::to_string(i));
     names[1] = "evil\nFORGED";
     const std::string line = loggable_examples(names);

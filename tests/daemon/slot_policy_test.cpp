@@ -9,19 +9,19 @@ namespace apcgate::daemon {
 namespace {
 
 using std::chrono::seconds;
-const std::chrono::steady_clock::time_point t0{};
+const std::chrono::steady_clock::time_point kT0{};
 
 SlotState half_open(int since_s) {
-    return {false, false, false, t0 + seconds(since_s)};
+    return {false, false, false, kT0 + seconds(since_s)};
 }
 SlotState idle(int since_s) {
-    return {false, true, false, t0 + seconds(since_s)};
+    return {false, true, false, kT0 + seconds(since_s)};
 }
 SlotState capturing(int since_s) {
-    return {false, true, true, t0 + seconds(since_s)};
+    return {false, true, true, kT0 + seconds(since_s)};
 }
 SlotState closing(int since_s) {
-    return {true, true, false, t0 + seconds(since_s)};
+    return {true, true, false, kT0 + seconds(since_s)};
 }
 
 TEST(SlotPolicy, TheOldestHalfOpenConnectionGoesFirst) {

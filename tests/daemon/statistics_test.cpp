@@ -31,7 +31,7 @@ using model::StatisticSpec;
 
 // Every table in the program.
 const std::map<std::string, std::span<const StatisticSpec>>& all_tables() {
-    static const std::map<std::string, std::span<const StatisticSpec>> tables{
+    static const std::map<std::string, std::span<const StatisticSpec>> kTables{
         {"perf", collectors::perf::kPerfStatistics},
         {"procfs", collectors::procfs::kProcfsStatistics},
         {"annotate", collectors::annotate::kAnnotateStatistics},
@@ -41,7 +41,7 @@ const std::map<std::string, std::span<const StatisticSpec>>& all_tables() {
         {"barman", collectors::barman::kBarmanStatistics},
         {"report", analysis::kAnalysisStatistics},
     };
-    return tables;
+    return kTables;
 }
 
 bool snake_case(std::string_view s) {

@@ -2,6 +2,8 @@
 
 #include <cstdint>
 
+#include "protocol/wire/byte_text.hpp"
+
 namespace apcgate::e2e {
 
 namespace {
@@ -53,8 +55,7 @@ CheckedCapture check_capture(const std::vector<std::string>& bodies,
     apc::FrameRuleChecker rules(keys, captured.info.target.cores);
     std::uint64_t offset = 0;
     for (const auto& b : bodies) {
-        std::span<const std::uint8_t> body(reinterpret_cast<const std::uint8_t*>(b.data()),
-                                           b.size());  // NOLINT
+        const std::span<const std::uint8_t> body = wire::bytes_of(b);
         auto f = apc::decode_frame(body, offset);
         offset += b.size();
         if (!f) {

@@ -35,9 +35,9 @@ fs::path temp_dir(const std::string& name) {
             fs::remove_all(path, ec);
         }
     };
-    static const Root root;
+    static const Root kRoot;
     static int counter = 0;
-    const fs::path dir = root.path / (name + "-" + std::to_string(counter++));
+    fs::path dir = kRoot.path / (name + "-" + std::to_string(counter++));
     fs::remove_all(dir);
     fs::create_directories(dir);
     return dir;
@@ -51,6 +51,7 @@ pid_t spawn(const std::vector<std::string>& args, const fs::path& log,
     std::vector<std::string> full{apcgate_binary()};
     full.insert(full.end(), args.begin(), args.end());
     std::vector<char*> argv;
+    argv.reserve(full.size() + 1);
     for (auto& a : full) argv.push_back(a.data());
     argv.push_back(nullptr);
     std::vector<std::string> env_text;
@@ -60,8 +61,10 @@ pid_t spawn(const std::vector<std::string>& args, const fs::path& log,
         if (std::none_of(extra_env.begin(), extra_env.end(), overridden))
             env_text.emplace_back(entry);
     }
-    for (const auto& [name, value] : extra_env) env_text.push_back(name + "=" + value);
+    for (const auto& [name, value] : extra_env)
+        env_text.emplace_back(name).append("=").append(value);
     std::vector<char*> envp;
+    envp.reserve(env_text.size() + 1);
     for (auto& e : env_text) envp.push_back(e.data());
     envp.push_back(nullptr);
     const int log_fd = ::open(log.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0644);
@@ -89,7 +92,7 @@ int decode_status(int status) {
 
 }  // namespace
 
-DaemonProcess::DaemonProcess(std::vector<std::string> args, const EnvironmentFor& env) {
+DaemonProcess::DaemonProcess(const std::vector<std::string>& args, const EnvironmentFor& env) {
     log_ = temp_dir("log") / "daemon.log";
     { std::ofstream create(log_); }
     pid_ = spawn(args, log_, env ? env(log_) : std::vector<std::pair<std::string, std::string>>{});

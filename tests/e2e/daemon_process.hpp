@@ -23,7 +23,7 @@ using EnvironmentFor = std::function<std::vector<std::pair<std::string, std::str
 class DaemonProcess {
   public:
     // Starts `apcgate args...` with stdout/stderr sent to a log file in a temp dir.
-    explicit DaemonProcess(std::vector<std::string> args, const EnvironmentFor& env = {});
+    explicit DaemonProcess(const std::vector<std::string>& args, const EnvironmentFor& env = {});
     ~DaemonProcess();  // SIGKILL if still running
     DaemonProcess(const DaemonProcess&) = delete;
     DaemonProcess& operator=(const DaemonProcess&) = delete;

@@ -11,6 +11,8 @@
 #include <cerrno>
 #include <utility>
 
+#include "protocol/wire/socket_address.hpp"
+
 namespace apcgate::e2e {
 
 HostClient::~HostClient() {
@@ -32,8 +34,7 @@ std::optional<HostClient> HostClient::connect(int port) {
     addr.sin_family = AF_INET;
     addr.sin_port = htons(static_cast<std::uint16_t>(port));
     addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-    if (::connect(c.fd_, reinterpret_cast<sockaddr*>(&addr), sizeof addr) != 0)
-        return std::nullopt;  // NOLINT
+    if (::connect(c.fd_, wire::sockaddr_of(addr), sizeof addr) != 0) return std::nullopt;
     int one = 1;
     ::setsockopt(c.fd_, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
     return c;

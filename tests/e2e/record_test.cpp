@@ -324,9 +324,9 @@ TEST(Cli, HelpVersionAndUsageErrors) {
     EXPECT_NE(text.find("apcgate "), std::string::npos);
     // The commit it was built from: in a checkout, one of its commits (HEAD when it was built;
     // a later commit may have come since), with "-dirty" for uncommitted changes.
-    static const std::regex named(R"( \(commit ([0-9a-f]{7,40})(-dirty)?\))");
+    static const std::regex kNamed(R"( \(commit ([0-9a-f]{7,40})(-dirty)?\))");
     std::smatch m;
-    ASSERT_TRUE(std::regex_search(text, m, named)) << text;
+    ASSERT_TRUE(std::regex_search(text, m, kNamed)) << text;
     if (std::filesystem::exists(std::string(APCGATE_SOURCE_DIR) + "/.git")) {
         const std::string known = std::string("git -C ") + APCGATE_SOURCE_DIR + " cat-file -e " +
                                   m[1].str() + "^{commit}";

@@ -141,7 +141,7 @@ class ServeTest : public ::testing::Test {
     int port_ = 0;
 };
 
-inline const char* kSession =
+inline constexpr const char* kSession =
     "<?xml version=\"1.0\" encoding=\"US-ASCII\"?>\n"
     "<session version=\"1\" call_stack_unwinding=\"yes\" parse_debug_info=\"yes\" "
     "high_resolution=\"no\" buffer_mode=\"streaming\" sample_rate=\"low\" duration=\"0\" "

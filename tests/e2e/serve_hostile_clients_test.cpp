@@ -64,6 +64,7 @@ TEST_F(HostileClientTest, SlotsHeldByIdleAndTricklingSocketsDoNotKeepAClientOut)
         trickling.push_back(std::move(*b));
     }
     std::vector<HostClient*> trickle_to;
+    trickle_to.reserve(trickling.size());
     for (auto& t : trickling) trickle_to.push_back(&t);
     Trickler trickler(trickle_to, std::chrono::milliseconds(100));
     wait_connected(16);

@@ -74,7 +74,7 @@ TEST_F(HostileInputTest, ARepeatedCounterConfigurationSurvivesARestart) {
     std::string doc = "<configurations revision='3'>";
     const std::string entry = "<configuration counter='Linux_net_rx'/>";
     const std::string end = "</configurations>";
-    while (doc.size() + entry.size() + end.size() <= 1024 * 1024) doc += entry;
+    while (doc.size() + entry.size() + end.size() <= std::size_t{1024} * 1024) doc += entry;
     doc += end;
     {
         HostClient c = client();

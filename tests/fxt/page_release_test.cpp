@@ -32,6 +32,7 @@ class PageMap {
     [[nodiscard]] bool present(const std::uint8_t* p) const {
         const auto page = static_cast<std::uintptr_t>(::sysconf(_SC_PAGESIZE));
         std::uint64_t entry = 0;
+        // NOLINTNEXTLINE(cppcoreguidelines-pro-type-reinterpret-cast): pagemap is by address
         const auto at = static_cast<off_t>(reinterpret_cast<std::uintptr_t>(p) / page * 8);
         if (::pread(fd_, &entry, sizeof entry, at) != sizeof entry) return false;
         return (entry >> 63) != 0;

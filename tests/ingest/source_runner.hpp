@@ -48,14 +48,14 @@ inline std::filesystem::path temp_file(const std::string& name) {
         Dir(const Dir&) = delete;
         Dir& operator=(const Dir&) = delete;
     };
-    static const Dir dir;
-    return dir.path / name;
+    static const Dir kDir;
+    return kDir.path / name;
 }
 
 // Writes (or rewrites) temp_file(name) with `bytes` and returns its path.
 inline std::filesystem::path write_temp(const std::string& name,
                                         const std::vector<std::uint8_t>& bytes) {
-    const auto path = temp_file(name);
+    auto path = temp_file(name);
     std::ofstream out(path, std::ios::binary | std::ios::trunc);
     out.write(reinterpret_cast<const char*>(bytes.data()),  // NOLINT: bytes to a stream
               static_cast<std::streamsize>(bytes.size()));

@@ -52,15 +52,15 @@ bool may_include(const std::string& from, const std::string& to) {
     if (from == to || from == "daemon/cli") return true;
     // The daemon's rooms stand on everything below the daemon, and on each other in this order.
     const bool below_daemon = to.rfind("daemon", 0) != 0;
-    static const std::map<std::string, std::set<std::string>> daemon_rooms = {
+    static const std::map<std::string, std::set<std::string>> kDaemonRooms = {
         {"daemon/service", {}},
         {"daemon/capture", {"daemon/service"}},
         {"daemon/server", {"daemon/service", "daemon/capture"}},
         {"daemon/analysis", {"daemon/service", "daemon/capture"}},
     };
-    if (const auto it = daemon_rooms.find(from); it != daemon_rooms.end())
+    if (const auto it = kDaemonRooms.find(from); it != kDaemonRooms.end())
         return below_daemon || it->second.count(to) != 0;
-    static const std::map<std::string, std::set<std::string>> below = {
+    static const std::map<std::string, std::set<std::string>> kBelow = {
         {"protocol/wire", {}},
         {"protocol/model", {"protocol/wire"}},
         {"protocol/gator", {"protocol/wire"}},
@@ -69,7 +69,7 @@ bool may_include(const std::string& from, const std::string& to) {
         {"xml", {"protocol/wire", "protocol/model"}},
         {"collectors/base", {"protocol/wire", "protocol/model"}},
     };
-    if (const auto it = below.find(from); it != below.end()) return it->second.count(to) != 0;
+    if (const auto it = kBelow.find(from); it != kBelow.end()) return it->second.count(to) != 0;
     if (from.rfind("collectors/", 0) == 0)  // one collector
         return to == "protocol/wire" || to == "protocol/model" || to == "collectors/base";
     return false;  // a room this test does not know: name it above
@@ -82,7 +82,7 @@ struct Violation {
 };
 
 std::vector<Violation> upward_includes(const fs::path& root) {
-    static const std::regex include(R"(^\s*#\s*include\s*"([^"]+)\")");
+    static const std::regex kInclude(R"(^\s*#\s*include\s*"([^"]+)\")");
     std::vector<Violation> out;
     for (const char* top : {"protocol", "xml", "collectors", "daemon"}) {
         for (const auto& entry : fs::recursive_directory_iterator(root / top)) {
@@ -96,7 +96,7 @@ std::vector<Violation> upward_includes(const fs::path& root) {
             for (std::string line; std::getline(in, line);) {
                 ++number;
                 std::smatch m;
-                if (!std::regex_search(line, m, include)) continue;
+                if (!std::regex_search(line, m, kInclude)) continue;
                 const std::string to = room_of(m[1]);
                 // A name outside every room is a sibling include ("x.hpp"): it must then be a
                 // file beside this one, which stays in the room.

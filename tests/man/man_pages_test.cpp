@@ -60,11 +60,11 @@ std::string version() {
 // Long options of a --help text: the lines that start with an option, indented by two.
 std::set<std::string> help_options(const std::string& help) {
     std::set<std::string> names;
-    static const std::regex line(R"(^  (?:-[A-Za-z0-9],)?--([a-z][a-z0-9-]*))");
+    static const std::regex kLine(R"(^  (?:-[A-Za-z0-9],)?--([a-z][a-z0-9-]*))");
     std::istringstream in(help);
     for (std::string l; std::getline(in, l);) {
         std::smatch m;
-        if (std::regex_search(l, m, line)) names.insert(m[1]);
+        if (std::regex_search(l, m, kLine)) names.insert(m[1]);
     }
     return names;
 }
@@ -75,7 +75,7 @@ std::vector<std::string> subcommands() {
     std::vector<std::string> subs;
     std::istringstream in(help);
     bool listing = false;
-    static const std::regex entry(R"(^  ([a-z][a-z0-9-]*)( |$))");
+    static const std::regex kEntry(R"(^  ([a-z][a-z0-9-]*)( |$))");
     for (std::string l; std::getline(in, l);) {
         if (l.rfind("SUBCOMMANDS", 0) == 0 || l.rfind("Subcommands", 0) == 0) {
             listing = true;
@@ -83,7 +83,7 @@ std::vector<std::string> subcommands() {
         }
         if (!listing) continue;
         std::smatch m;
-        if (std::regex_search(l, m, entry)) {
+        if (std::regex_search(l, m, kEntry)) {
             subs.push_back(m[1]);
         } else if (!l.empty() && l[0] != ' ') {
             listing = false;  // the footer, after the list
@@ -117,12 +117,12 @@ std::string unescape_hyphens(std::string s) {
 // Long options a page documents: those named in the tag line after each .TP in OPTIONS.
 std::set<std::string> man_options(const std::string& page) {
     std::set<std::string> names;
-    static const std::regex option(R"(--([a-z][a-z0-9-]*))");
+    static const std::regex kOption(R"(--([a-z][a-z0-9-]*))");
     const auto lines = section(page, "OPTIONS");
     for (std::size_t i = 0; i + 1 < lines.size(); ++i) {
         if (lines[i] != ".TP") continue;
         const std::string tag = unescape_hyphens(lines[i + 1]);
-        for (std::sregex_iterator it(tag.begin(), tag.end(), option), end; it != end; ++it)
+        for (std::sregex_iterator it(tag.begin(), tag.end(), kOption), end; it != end; ++it)
             names.insert((*it)[1]);
     }
     return names;
@@ -203,10 +203,10 @@ TEST(ManPages, EveryPageHasItsSectionsItsVersionAndNoPlaceholderLeft) {
 // Every exit code of daemon/service/exit_codes.hpp is explained in apcgate(1).
 TEST(ManPages, TheMainPageListsEveryExitCode) {
     std::set<std::string> documented;
-    static const std::regex code(R"(^\.BR? ([0-9]+)(?: ", " ([0-9]+))?$)");
+    static const std::regex kCode(R"(^\.BR? ([0-9]+)(?: ", " ([0-9]+))?$)");
     for (const auto& l : section(page_of(""), "EXIT STATUS")) {
         std::smatch m;
-        if (!std::regex_match(l, m, code)) continue;
+        if (!std::regex_match(l, m, kCode)) continue;
         documented.insert(m[1]);
         if (m[2].matched) documented.insert(m[2]);
     }
@@ -220,11 +220,11 @@ TEST(ManPages, TheMainPageListsEveryExitCode) {
 // The settings keys the shipped settings file shows are the keys apcgate-serve(1) explains.
 TEST(ManPages, TheServePageExplainsEverySettingsKey) {
     std::set<std::string> shipped;
-    static const std::regex key(R"(^#?(APCGATE_[A-Z_]+)=)");
+    static const std::regex kKey(R"(^#?(APCGATE_[A-Z_]+)=)");
     std::istringstream file(read_whole_file(kSource / "systemd" / "apcgate.default"));
     for (std::string l; std::getline(file, l);) {
         std::smatch m;
-        if (std::regex_search(l, m, key)) shipped.insert(m[1]);
+        if (std::regex_search(l, m, kKey)) shipped.insert(m[1]);
     }
     ASSERT_FALSE(shipped.empty());
     std::set<std::string> documented;

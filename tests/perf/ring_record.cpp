@@ -17,6 +17,7 @@
 
 #include "collectors/perf/perf_session.hpp"
 #include "collectors/perf/probe.hpp"
+#include "protocol/wire/byte_text.hpp"
 
 using namespace apcgate::collectors::perf;  // NOLINT: a small tool
 
@@ -63,8 +64,7 @@ int main(int argc, char** argv) {
     auto drained = (*session)->rings().front().ring.drain(bytes);
     if (!drained || drained->position != 0) return 1;
     std::ofstream(prefix + ".bin", std::ios::binary)
-        .write(reinterpret_cast<const char*>(bytes.data()),
-               static_cast<std::streamsize>(bytes.size()));
+        .write(apcgate::wire::text_of(bytes).data(), static_cast<std::streamsize>(bytes.size()));
     std::ofstream ids(prefix + ".ids");
     for (std::uint64_t id = 0; id < 1u << 20; ++id)
         if (const std::uint64_t* st = layouts.find(id)) ids << id << ' ' << *st << '\n';

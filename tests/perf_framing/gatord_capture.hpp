@@ -25,14 +25,14 @@ struct RemovedAtExit {
 
 inline const std::filesystem::path& gatord_capture_dir() {
     static RemovedAtExit cleanup;
-    static const std::filesystem::path dir = [] {
+    static const std::filesystem::path kDir = [] {
         const std::filesystem::path src =
             std::filesystem::path(APCGATE_TESTDATA_DIR) / "gatord" / "gatord-local.apc";
         std::string tmpl =
             (std::filesystem::temp_directory_path() / "gatord-capture-XXXXXX").string();
         if (mkdtemp(tmpl.data()) == nullptr) return std::filesystem::path();
         cleanup.path = tmpl;
-        const std::filesystem::path out = std::filesystem::path(tmpl) / "gatord-local.apc";
+        std::filesystem::path out = std::filesystem::path(tmpl) / "gatord-local.apc";
         std::filesystem::create_directories(out);
         std::filesystem::copy_file(src / "captured.xml", out / "captured.xml");
         const std::string cmd = "xz -dc '" + (src / "0000000000.xz").string() + "' > '" +
@@ -40,7 +40,7 @@ inline const std::filesystem::path& gatord_capture_dir() {
         if (std::system(cmd.c_str()) != 0) return std::filesystem::path();
         return out;
     }();
-    return dir;
+    return kDir;
 }
 
 inline std::vector<std::uint8_t> read_bytes(const std::filesystem::path& p) {

@@ -22,6 +22,7 @@
 #include "daemon_process.hpp"
 #include "protocol/apc/capture_stream.hpp"
 #include "protocol/perf_framing/frames.hpp"
+#include "protocol/wire/byte_text.hpp"
 #include "tests/perf/perf_capture.hpp"
 
 namespace apcgate {
@@ -320,8 +321,7 @@ TEST(RecordPerfFraming, FormatsAndTheKernelBuildIdAreThisKernelsOwn) {
         run_apcgate({"record", "--framing", "perf", "-o", (dir / "f.apc").string(), "-d", "1"});
     ASSERT_EQ(rc, 0) << log;
     const std::string data = file_text(dir / "f.apc" / "0000000000");
-    const std::span<const std::uint8_t> bytes(reinterpret_cast<const std::uint8_t*>(data.data()),
-                                              data.size());  // NOLINT
+    const std::span<const std::uint8_t> bytes = wire::bytes_of(data);
     std::vector<std::string> formats;
     std::vector<std::vector<std::uint8_t>> build_ids;
     std::set<std::uint64_t> tracepoints;  // configs of tracepoint PEAs

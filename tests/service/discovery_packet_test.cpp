@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "protocol/wire/byte_text.hpp"
+
 namespace apcgate::daemon {
 namespace {
 
@@ -59,7 +61,8 @@ TEST(DiscoveryAnswer, LayoutIsGatordsRviConfigureInfo) {
     const DiscoveryAnswer a = make_discovery_answer("board-7", 9000);
     ASSERT_EQ(a.size(), 84U);
     EXPECT_EQ(std::string(a.begin(), a.begin() + 8), "STR_ANS ");
-    EXPECT_EQ(std::string(reinterpret_cast<const char*>(a.data() + 28)), "board-7");
+    const std::string_view host = wire::text_of(a).substr(28);
+    EXPECT_EQ(host.substr(0, host.find('\0')), "board-7");
     EXPECT_EQ(le32_at(a, 72), 9000U);  // defaultGateway carries the port
     EXPECT_EQ(le32_at(a, 76), 680U);   // subnetMask carries the protocol version
     // Everything else is zero: message id, MAC, types, DHCP, IP, connections, name padding.

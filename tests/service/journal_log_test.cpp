@@ -51,6 +51,16 @@ TEST(JournalLog, StderrIsTheJournalOnlyWhenTheVariableNamesIt) {
     EXPECT_FALSE(stderr_is_journal());
     ::setenv("JOURNAL_STREAM", "garbage", 1);
     EXPECT_FALSE(stderr_is_journal());
+    // Only systemd's exact "DEVICE:INODE": trailing text or a number out of range names nothing.
+    const std::string trailing = mine + "x";
+    ::setenv("JOURNAL_STREAM", trailing.c_str(), 1);
+    EXPECT_FALSE(stderr_is_journal());
+    const std::string spaced = " " + mine;
+    ::setenv("JOURNAL_STREAM", spaced.c_str(), 1);
+    EXPECT_FALSE(stderr_is_journal());
+    const std::string huge = std::to_string(st.st_dev) + ":99999999999999999999999";
+    ::setenv("JOURNAL_STREAM", huge.c_str(), 1);
+    EXPECT_FALSE(stderr_is_journal());
 }
 
 }  // namespace

@@ -9,6 +9,8 @@
 #include <cstring>
 #include <filesystem>
 
+#include "protocol/wire/socket_address.hpp"
+
 namespace apcgate::service_test {
 
 NotifyListener::NotifyListener() {
@@ -20,7 +22,7 @@ NotifyListener::NotifyListener() {
     sockaddr_un a{};
     a.sun_family = AF_UNIX;
     std::strncpy(a.sun_path, path_.c_str(), sizeof a.sun_path - 1);
-    if (fd_ >= 0 && ::bind(fd_, reinterpret_cast<sockaddr*>(&a), sizeof a) != 0) {
+    if (fd_ >= 0 && ::bind(fd_, wire::sockaddr_of(a), sizeof a) != 0) {
         ::close(fd_);
         fd_ = -1;
     }

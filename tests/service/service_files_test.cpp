@@ -169,11 +169,11 @@ TEST(Dockerfile, ParsesIntoABuildAndASlimRuntimeStage) {
               (std::vector<std::string>{"${BUILD_BASE} AS build", "${RUNTIME_BASE} AS runtime"}));
     EXPECT_EQ(resolved,
               (std::vector<std::string>{"debian:12 AS build", "debian:12-slim AS runtime"}));
-    static const std::set<std::string> known{
+    static const std::set<std::string> kKnown{
         "FROM",       "RUN",        "COPY", "WORKDIR", "ENV", "EXPOSE", "VOLUME", "HEALTHCHECK",
         "STOPSIGNAL", "ENTRYPOINT", "CMD",  "SHELL",   "ARG", "LABEL",  "USER"};
     for (const auto& i : ins)
-        EXPECT_EQ(known.count(i.keyword), 1U) << "line " << i.line << ": " << i.keyword;
+        EXPECT_EQ(kKnown.count(i.keyword), 1U) << "line " << i.line << ": " << i.keyword;
 }
 
 TEST(Dockerfile, EveryRunIsABuildShStepThatExists) {

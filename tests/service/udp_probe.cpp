@@ -8,6 +8,8 @@
 
 #include <cstring>
 
+#include "protocol/wire/socket_address.hpp"
+
 namespace apcgate::service_test {
 
 UdpProbe::UdpProbe(bool ipv6) : ipv6_(ipv6) {
@@ -25,35 +27,37 @@ bool UdpProbe::send(const std::string& address, std::uint16_t port,
         to.sin6_family = AF_INET6;
         to.sin6_port = htons(port);
         if (::inet_pton(AF_INET6, address.c_str(), &to.sin6_addr) != 1) return false;
-        return ::sendto(fd_, bytes.data(), bytes.size(), 0, reinterpret_cast<sockaddr*>(&to),
-                        sizeof to) == static_cast<ssize_t>(bytes.size());
+        return ::sendto(fd_, bytes.data(), bytes.size(), 0, wire::sockaddr_of(to), sizeof to) ==
+               static_cast<ssize_t>(bytes.size());
     }
     sockaddr_in to{};
     to.sin_family = AF_INET;
     to.sin_port = htons(port);
     if (::inet_pton(AF_INET, address.c_str(), &to.sin_addr) != 1) return false;
-    return ::sendto(fd_, bytes.data(), bytes.size(), 0, reinterpret_cast<sockaddr*>(&to),
-                    sizeof to) == static_cast<ssize_t>(bytes.size());
+    return ::sendto(fd_, bytes.data(), bytes.size(), 0, wire::sockaddr_of(to), sizeof to) ==
+           static_cast<ssize_t>(bytes.size());
 }
 
 std::optional<std::uint16_t> UdpProbe::bind_any() {
     sockaddr_storage a{};
     socklen_t len = 0;
     if (ipv6_) {
-        auto* sin6 = reinterpret_cast<sockaddr_in6*>(&a);
-        sin6->sin6_family = AF_INET6;
-        sin6->sin6_addr = in6addr_any;
-        len = sizeof *sin6;
+        sockaddr_in6 sin6{};
+        sin6.sin6_family = AF_INET6;
+        sin6.sin6_addr = in6addr_any;
+        std::memcpy(&a, &sin6, sizeof sin6);
+        len = sizeof sin6;
     } else {
-        auto* sin = reinterpret_cast<sockaddr_in*>(&a);
-        sin->sin_family = AF_INET;
-        sin->sin_addr.s_addr = htonl(INADDR_ANY);
-        len = sizeof *sin;
+        sockaddr_in sin{};
+        sin.sin_family = AF_INET;
+        sin.sin_addr.s_addr = htonl(INADDR_ANY);
+        std::memcpy(&a, &sin, sizeof sin);
+        len = sizeof sin;
     }
-    if (::bind(fd_, reinterpret_cast<sockaddr*>(&a), len) != 0) return std::nullopt;
-    if (::getsockname(fd_, reinterpret_cast<sockaddr*>(&a), &len) != 0) return std::nullopt;
-    return ntohs(ipv6_ ? reinterpret_cast<sockaddr_in6*>(&a)->sin6_port
-                       : reinterpret_cast<sockaddr_in*>(&a)->sin_port);
+    if (::bind(fd_, wire::sockaddr_of(a), len) != 0) return std::nullopt;
+    if (::getsockname(fd_, wire::sockaddr_of(a), &len) != 0) return std::nullopt;
+    return ntohs(ipv6_ ? wire::family_address<sockaddr_in6>(a).sin6_port
+                       : wire::family_address<sockaddr_in>(a).sin_port);
 }
 
 std::optional<std::vector<std::uint8_t>> UdpProbe::receive(std::chrono::milliseconds timeout) {

@@ -3,6 +3,7 @@
 #include <gtest/gtest.h>
 
 #include <string>
+#include <vector>
 
 namespace apcgate {
 namespace {
@@ -40,6 +41,23 @@ TEST(Error, KindSurvivesContextAndResult) {
     EXPECT_TRUE(e.is(ErrorKind::Refused));
     Status st = std::move(e);
     EXPECT_TRUE(st.error().is(ErrorKind::Refused));
+}
+
+// A named Error gets its input and context in place, an inner input name staying after the
+// outer one, as a temporary's chain does.
+TEST(Error, NamedErrorTakesInputAndContextInPlace) {
+    Error e = Error::at(ErrorKind::Malformed, "bad value");
+    e.input = "session XML";
+    e.in_input("f.bin").while_("reading");
+    e.while_("loading");
+    EXPECT_EQ(e.input, "f.bin: session XML");
+    EXPECT_EQ(e.context, (std::vector<std::string>{"reading", "loading"}));
+    EXPECT_EQ(e.to_string(), Error(Error::at(ErrorKind::Malformed, "bad value")
+                                       .in_input("session XML")
+                                       .in_input("f.bin")
+                                       .while_("reading")
+                                       .while_("loading"))
+                                 .to_string());
 }
 
 TEST(Error, EveryKindHasAName) {

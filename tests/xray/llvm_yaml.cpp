@@ -46,11 +46,11 @@ std::string value_at(const std::string& s, std::size_t& i) {
                 v += static_cast<char>(std::stoi(s.substr(i + 1, 4), nullptr, 16));
                 i += 4;
             } else {
-                static const std::string from = "nrt0\\\"/eabvf";
-                static const std::string to =
+                static const std::string kFrom = "nrt0\\\"/eabvf";
+                static const std::string kTo =
                     std::string("\n\r\t") + '\0' + "\\\"/" + "\x1b\a\b\v\f";
-                const auto k = from.find(c);
-                v += k == std::string::npos ? c : to[k];
+                const auto k = kFrom.find(c);
+                v += k == std::string::npos ? c : kTo[k];
             }
         }
         ++i;

@@ -16,8 +16,8 @@ using E = wire_endian;
 using collectors::xray::XrayStat;
 
 const std::vector<Rec>& only_thread(const Decoded& d) {
-    static const std::vector<Rec> none;
-    return d.threads.size() == 1 ? d.threads.begin()->second : none;
+    static const std::vector<Rec> kNone;
+    return d.threads.size() == 1 ? d.threads.begin()->second : kNone;
 }
 
 bool has_problem(const Decoded& d, const std::string& record, std::uint64_t offset,

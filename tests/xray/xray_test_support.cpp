@@ -7,6 +7,7 @@
 #include <iterator>
 
 #include "collectors/xray/xray_reader.hpp"
+#include "protocol/wire/byte_text.hpp"
 
 namespace apcgate::xray_test {
 
@@ -23,8 +24,7 @@ std::vector<std::uint8_t> read_bytes(const std::filesystem::path& path) {
 
 void write_bytes(const std::filesystem::path& path, const std::vector<std::uint8_t>& bytes) {
     std::ofstream out(path, std::ios::binary | std::ios::trunc);
-    out.write(reinterpret_cast<const char*>(bytes.data()),
-              static_cast<std::streamsize>(bytes.size()));
+    out.write(wire::text_of(bytes).data(), static_cast<std::streamsize>(bytes.size()));
 }
 
 std::pair<int, std::string> run(const std::string& command) {

@@ -5,7 +5,9 @@
 #include <lttng/tracelog.h>
 #include <pthread.h>
 
-#include <cstdlib>
+#include <charconv>
+#include <cstdio>
+#include <cstring>
 #include <thread>
 
 #include "ctf_test_provider.hpp"
@@ -26,7 +28,15 @@ void rounds(long n, const char* label) {
 }  // namespace
 
 int main(int argc, char** argv) {
-    const long n = argc > 1 ? std::atol(argv[1]) : 100;
+    long n = 100;
+    if (argc > 1) {
+        const char* const end = argv[1] + std::strlen(argv[1]);
+        const auto [at, ec] = std::from_chars(argv[1], end, n);
+        if (ec != std::errc() || at != end || n < 0) {
+            std::fprintf(stderr, "ctf_ust_app: not a count of rounds: %s\n", argv[1]);
+            return 2;
+        }
+    }
     std::thread worker([n] {
         pthread_setname_np(pthread_self(), "worker");
         rounds(n, "worker");

@@ -156,11 +156,7 @@ CaptureTotals CaptureEngine::totals() const {
 }
 
 std::vector<StatisticsOf> CaptureEngine::statistics() const {
-    std::vector<StatisticsOf> out;
-    for (collectors::Source* source : plan_.sources) {
-        auto values = source->statistics();
-        if (!values.empty()) out.push_back({std::string(source->name()), std::move(values)});
-    }
+    std::vector<StatisticsOf> out = sources_statistics(plan_.sources);
     out.push_back({"encoder", encoder_.stats().counts.values()});
     return out;
 }

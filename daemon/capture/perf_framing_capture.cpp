@@ -385,11 +385,7 @@ void PerfFramingCapture::stop() {
 }
 
 std::vector<StatisticsOf> PerfFramingCapture::statistics() const {
-    std::vector<StatisticsOf> out;
-    for (const collectors::Source* source : sources_) {
-        auto values = source->statistics();
-        if (!values.empty()) out.push_back({std::string(source->name()), std::move(values)});
-    }
+    std::vector<StatisticsOf> out = sources_statistics(sources_);
     out.push_back({"perf_framing", totals_.values()});
     return out;
 }

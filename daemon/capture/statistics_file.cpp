@@ -125,26 +125,35 @@ Result<std::vector<RecordedPart>> parse_statistics_document(std::string_view tex
     return out;
 }
 
+namespace {
+
+// The document at PATH, whose errors do not yet name it.
+Result<std::vector<RecordedPart>> read_statistics_document(const std::filesystem::path& path) {
+    std::error_code ec;
+    const std::uintmax_t size = std::filesystem::file_size(path, ec);
+    if (ec) return Error::at(ErrorKind::Io, ec.message());
+    if (size > kMaxStatisticsFileBytes)
+        return Error::at(ErrorKind::Limit,
+                         "is larger than " + std::to_string(kMaxStatisticsFileBytes) + " bytes");
+    std::ifstream in(path, std::ios::binary);
+    std::string text(static_cast<std::size_t>(size), '\0');
+    if (!in.read(text.data(), static_cast<std::streamsize>(text.size())))
+        return Error::at(ErrorKind::Io, "cannot read");
+    return parse_statistics_document(text);
+}
+
+}  // namespace
+
 std::optional<Result<std::vector<RecordedPart>>> read_statistics_file(
     const std::filesystem::path& capture_dir) {
     const std::filesystem::path path = capture_dir / kStatisticsFile;
     std::error_code ec;
     if (!std::filesystem::exists(path, ec)) return std::nullopt;
-    const auto in_file = [&](Error e) { return std::move(e).in_input(path.string()); };
-    const std::uintmax_t size = std::filesystem::file_size(path, ec);
-    if (ec)
-        return Result<std::vector<RecordedPart>>(in_file(Error::at(ErrorKind::Io, ec.message())));
-    if (size > kMaxStatisticsFileBytes)
-        return Result<std::vector<RecordedPart>>(in_file(
-            Error::at(ErrorKind::Limit,
-                      "is larger than " + std::to_string(kMaxStatisticsFileBytes) + " bytes")));
-    std::ifstream in(path, std::ios::binary);
-    std::string text(static_cast<std::size_t>(size), '\0');
-    if (!in.read(text.data(), static_cast<std::streamsize>(text.size())))
-        return Result<std::vector<RecordedPart>>(in_file(Error::at(ErrorKind::Io, "cannot read")));
-    auto parsed = parse_statistics_document(text);
-    if (!parsed) return Result<std::vector<RecordedPart>>(in_file(std::move(parsed).take_error()));
-    return parsed;
+    auto parts = read_statistics_document(path);
+    if (!parts)
+        return Result<std::vector<RecordedPart>>(
+            std::move(parts).take_error().in_input(path.string()));
+    return parts;
 }
 
 }  // namespace apcgate::daemon

@@ -157,14 +157,8 @@ void read_custom_charts(wire::ByteReader& r, Header& h, StringTable& strings,
     }
 }
 
-}  // namespace
-
-Result<Header> read_header(std::span<const std::uint8_t> bytes, std::uint64_t file_size) {
-    auto pre = read_preamble(bytes);
-    if (!pre) return std::move(pre).take_error();
-    Header h;
-    h.preamble = *pre;
-    const Preamble& p = h.preamble;
+// The header's size against what its stored constants need, the file and the bytes given.
+Status check_header_size(const Preamble& p, std::uint64_t file_size, std::size_t given) {
     const ConfigConstants& c = p.constants;
     const std::uint64_t minimum = minimum_header_size(p);
     if (minimum > file_size)
@@ -189,11 +183,25 @@ Result<Header> read_header(std::span<const std::uint8_t> bytes, std::uint64_t fi
                                 " is less than the " + std::to_string(minimum) +
                                 " bytes the stored constants need",
                             12, "header_length");
-    if (bytes.size() < p.header_length)
+    if (given < p.header_length)
         return header_error(ErrorKind::Truncated,
-                            "only " + std::to_string(bytes.size()) + " of the header's " +
+                            "only " + std::to_string(given) + " of the header's " +
                                 std::to_string(p.header_length) + " bytes were given",
-                            bytes.size(), "header_length");
+                            given, "header_length");
+    return {};
+}
+
+}  // namespace
+
+Result<Header> read_header(std::span<const std::uint8_t> bytes, std::uint64_t file_size) {
+    auto pre = read_preamble(bytes);
+    if (!pre) return std::move(pre).take_error();
+    Header h;
+    h.preamble = *pre;
+    const Preamble& p = h.preamble;
+    const ConfigConstants& c = p.constants;
+    if (Status size = check_header_size(p, file_size, bytes.size()); !size)
+        return std::move(size).take_error();
 
     wire::ByteReader r(bytes.first(p.header_length), p.abi.endian);
     r.set_record(kind::kHeader);

@@ -1,15 +1,25 @@
 #include "collectors/xray/call_rate_counters.hpp"
 
 #include <algorithm>
+#include <cstdint>
+#include <string>
 
 namespace apcgate::collectors::xray {
 
 std::string CallRateCounters::counter_name(const ThreadInfo& t) {
-    const auto number = [](std::int64_t v) {
-        return v < 0 ? "m" + std::to_string(-v) : std::to_string(v);
+    // Built piece by piece: GCC 12 misreads "a" + b + c here as overlapping copies (-Wrestrict).
+    std::string name = "XRay_calls_";
+    const auto add = [&name](std::int64_t v) {
+        if (v < 0) name += 'm';
+        name += std::to_string(v < 0 ? 0 - static_cast<std::uint64_t>(v)
+                                     : static_cast<std::uint64_t>(v));
     };
-    return t.pid_known ? "XRay_calls_" + number(t.pid) + "_" + number(t.tid)
-                       : "XRay_calls_" + number(t.tid);
+    if (t.pid_known) {
+        add(t.pid);
+        name += '_';
+    }
+    add(t.tid);
+    return name;
 }
 
 void CallRateCounters::declare(const LogIndex& index, model::CounterCatalog& catalog) {

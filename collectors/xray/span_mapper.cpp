@@ -1,6 +1,7 @@
 #include "collectors/xray/span_mapper.hpp"
 
 #include <algorithm>
+#include <string_view>
 
 #include "collectors/xray/event_text.hpp"
 
@@ -16,9 +17,15 @@ constexpr std::size_t kTextReserve = 12;
 
 std::string SpanMapper::thread_label(const std::string& program, const ThreadInfo& info) {
     std::string s = program;
-    if (info.pid_known)
-        s += (s.empty() ? "" : " ") + std::string("pid ") + std::to_string(info.pid);
-    s += (s.empty() ? "" : " ") + std::string("tid ") + std::to_string(info.tid);
+    // Appended piece by piece: GCC 12 misreads "a" + b + c here as overlapping copies
+    // (-Wrestrict), and this builds one string instead of three.
+    const auto add = [&s](std::string_view word, auto number) {
+        if (!s.empty()) s += ' ';
+        s += word;
+        s += std::to_string(number);
+    };
+    if (info.pid_known) add("pid ", info.pid);
+    add("tid ", info.tid);
     return s;
 }
 

@@ -238,8 +238,11 @@ TEST(EventMapper, ALateSwitchDoesNotUndoARename) {
     const auto names = all_of<model::ThreadName>(out);
     ASSERT_FALSE(names.empty());
     EXPECT_EQ(names.back().name, "burner");
-    for (const auto& n : names)
-        if (n.ts > 2) EXPECT_EQ(n.name, "burner") << "renamed back at " << n.ts;
+    for (const auto& n : names) {
+        if (n.ts > 2) {
+            EXPECT_EQ(n.name, "burner") << "renamed back at " << n.ts;
+        }
+    }
     // A newer name still wins.
     m.map(CommEv{8, 0, 200, 200, false, "again"}, 8, out);
     EXPECT_EQ(all_of<model::ThreadName>(out).back().name, "again");

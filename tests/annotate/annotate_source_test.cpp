@@ -102,6 +102,7 @@ TEST_F(SourceTest, ManyThreadsAndConnectionsAreCarriedByteForByte) {
     std::vector<Conn> open;
     std::vector<std::thread> threads;
     std::atomic<int> failures{0};
+    threads.reserve(kThreads);
     for (int t = 0; t < kThreads; ++t) {
         threads.emplace_back([&, t] {
             std::vector<Conn> conns;

@@ -56,7 +56,7 @@ inline std::vector<std::uint8_t> sample_stream(int n, int depth) {
         put(b, 1000 + static_cast<std::uint64_t>(i), 8);
         put(b, 0, 8);
         put(b, 1'000'000, 8);
-        put(b, static_cast<std::uint64_t>(depth + 1), 8);
+        put(b, static_cast<std::uint64_t>(depth) + 1, 8);
         put(b, static_cast<std::uint64_t>(-512), 8);
         for (int d = 0; d < depth; ++d) put(b, 0x401000 + static_cast<std::uint64_t>(d) * 64, 8);
     }

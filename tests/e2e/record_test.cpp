@@ -193,7 +193,7 @@ TEST(Inspect, CorruptDataIsInvalidWithItsOffset) {
 // frame bodies, each after its length, as 0000000000.
 fs::path handmade_capture(const std::string& name, int cores,
                           const std::vector<std::vector<std::uint8_t>>& bodies) {
-    const fs::path dir = temp_dir("inspect") / name;
+    fs::path dir = temp_dir("inspect") / name;
     fs::create_directories(dir);
     std::ofstream(dir / "captured.xml")
         << "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<captured version=\"1\" type=\"Gator\" "

@@ -29,7 +29,7 @@ class FxtParser : public ::testing::TestWithParam<bool> {
             Status st = p.parse(**raw, tables_, rec);
             if (st) {
                 tables_.apply(rec);
-                result.emplace(std::move(rec));
+                result.emplace(rec);
             } else {
                 result.emplace(std::move(st).take_error());
             }

@@ -35,7 +35,7 @@ namespace fs = std::filesystem;
 std::string room_of(const std::string& path) {
     const auto first = path.find('/');
     if (first == std::string::npos) return "";
-    const std::string top = path.substr(0, first);
+    std::string top = path.substr(0, first);
     if (top == "xml") return top;
     if (top != "protocol" && top != "collectors" && top != "daemon") return "";
     const auto second = path.find('/', first + 1);

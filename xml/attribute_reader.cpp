@@ -90,7 +90,7 @@ bool AttributeReader::matches_choice(std::string_view value, std::string_view ch
 }
 
 void AttributeReader::fail_choice(const char* attr, std::string_view what, std::string_view value,
-                                  std::string expected) {
+                                  const std::string& expected) {
     fail(attr, "unknown " + std::string(what) + " " + quoted(value) +
                    " (expected one of: " + expected + ")");
 }

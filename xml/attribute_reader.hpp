@@ -51,7 +51,7 @@ class AttributeReader {
   private:
     bool matches_choice(std::string_view value, std::string_view choice) const;
     void fail_choice(const char* attr, std::string_view what, std::string_view value,
-                     std::string expected);
+                     const std::string& expected);
 
     pugi::xml_node element_;
     std::string_view document_;
@@ -69,7 +69,7 @@ std::optional<E> AttributeReader::choice(
         if (matches_choice(*value, name)) return e;
         expected += (expected.empty() ? "" : ", ") + std::string(name);
     }
-    fail_choice(attr, what, *value, std::move(expected));
+    fail_choice(attr, what, *value, expected);
     return std::nullopt;
 }
 

@@ -110,7 +110,8 @@ inline std::string which(const std::string& name) {
     const char* path = ::getenv("PATH");
     std::istringstream dirs(path != nullptr ? path : "/usr/bin:/bin");
     for (std::string dir; std::getline(dirs, dir, ':');)
-        if (::access((dir + "/" + name).c_str(), X_OK) == 0) return dir + "/" + name;
+        if (std::string path = dir.append("/").append(name); ::access(path.c_str(), X_OK) == 0)
+            return path;
     return "";
 }
 

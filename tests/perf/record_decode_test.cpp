@@ -34,7 +34,8 @@ std::vector<std::uint8_t> comm_record(std::uint32_t pid, std::uint32_t tid, cons
     return record(3, exec ? kMiscCommExec : 0, b);
 }
 
-std::vector<std::uint8_t> sample_record(std::uint64_t time, std::vector<std::uint64_t> chain) {
+std::vector<std::uint8_t> sample_record(std::uint64_t time,
+                                        const std::vector<std::uint64_t>& chain) {
     Bytes b;
     b.u64(kSmpId).u64(0x401234).u32(100).u32(101).u64(time).u32(1).u32(0).u64(1000);
     b.u64(chain.size());

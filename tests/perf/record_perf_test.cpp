@@ -255,7 +255,7 @@ TEST(PerfRecord, SystemWideCaptureShowsActivityCallPathsAndCounters) {
 // that takes a few seconds on a small VM (waking an idle virtual CPU is slow).
 long crosspong_rounds() {
     const char* env = ::getenv("APCGATE_CROSSPONG_ROUNDS");
-    const long n = env != nullptr ? std::atol(env) : 0;
+    const long n = env != nullptr ? std::strtol(env, nullptr, 10) : 0;
     return n > 0 ? n : 10000;
 }
 

@@ -10,6 +10,7 @@
 
 #include <chrono>
 #include <cstdio>
+#include <exception>
 #include <fstream>
 #include <string>
 #include <thread>
@@ -21,7 +22,9 @@
 
 using namespace apcgate::collectors::perf;  // NOLINT: a small tool
 
-int main(int argc, char** argv) {
+namespace {
+
+int run(int argc, char** argv) {
     if (argc < 4) {
         std::fprintf(stderr, "usage: %s OUT_PREFIX CPU COMMAND...\n", argv[0]);
         return 2;
@@ -70,4 +73,15 @@ int main(int argc, char** argv) {
         if (const std::uint64_t* st = layouts.find(id)) ids << id << ' ' << *st << '\n';
     std::printf("%zu bytes, child %d\n", bytes.size(), static_cast<int>(child));
     return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    try {
+        return run(argc, argv);
+    } catch (const std::exception& e) {  // std::stoi's, for one
+        std::fprintf(stderr, "perf_ring_record: %s\n", e.what());
+        return 2;
+    }
 }

@@ -109,7 +109,9 @@ extern "C" __attribute__((noinline)) std::uint64_t apcgate_test_burn(long ms) {
 int main(int argc, char** argv) {
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
-        const auto arg = [&]() -> long { return i + 1 < argc ? std::atol(argv[++i]) : 0; };
+        const auto arg = [&]() -> long {
+            return i + 1 < argc ? std::strtol(argv[++i], nullptr, 10) : 0;
+        };
         if (a == "--out" && i + 1 < argc) {
             out.open(argv[++i]);
         } else if (a == "--wait-stdin") {

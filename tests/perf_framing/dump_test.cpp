@@ -50,7 +50,7 @@ std::string value(const std::string& line, const std::string& key) {
 }
 
 TEST(PerfDump, GatordsCaptureLineByLine) {
-    const auto dir = test::gatord_capture_dir();
+    const auto& dir = test::gatord_capture_dir();
     ASSERT_FALSE(dir.empty()) << "could not unpack the capture with xz";
     const Dump d = dump(dir);
     ASSERT_EQ(d.rc, daemon::kExitOk) << d.err;

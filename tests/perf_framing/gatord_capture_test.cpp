@@ -20,7 +20,7 @@ using daemon::summarize_perf_capture;
 using perf_framing::PerfCaptureChecker;
 
 TEST(GatordCapture, CountsMatchItsReadme) {
-    const auto dir = test::gatord_capture_dir();
+    const auto& dir = test::gatord_capture_dir();
     ASSERT_FALSE(dir.empty()) << "could not unpack the capture with xz";
     auto s = summarize_perf_capture(dir);
     ASSERT_TRUE(s) << s.error().to_string();

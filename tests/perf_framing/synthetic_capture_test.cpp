@@ -76,7 +76,7 @@ Words comm_at(std::uint64_t id, std::uint32_t tid, const std::string& name, std:
     Words r;
     r.w(header(PERF_RECORD_COMM, 48)).w(7 | (std::uint64_t{tid} << 32));
     char text[8] = {};
-    std::memcpy(text, name.data(), std::min<std::size_t>(name.size(), 7));
+    name.copy(text, 7);  // at most 7: the eighth stays the terminating zero
     r.bytes.insert(r.bytes.end(), text, text + 8);
     r.w(7 | (std::uint64_t{tid} << 32)).w(time).w(id);
     return r;

@@ -32,6 +32,7 @@ struct KindCounts {
 };
 using Kinds = std::map<std::string, KindCounts>;
 
+// NOLINTNEXTLINE(bugprone-exception-escape): a test's value; a throwing copy ends the test.
 struct Conversion {
     int exit_code = -1;
     std::string output;    // what the binary printed

@@ -29,7 +29,8 @@ TEST(DiscoveryRequest, TheTwelveBytesStreamlineSendsAreAccepted) {
 
 TEST(DiscoveryRequest, WrongSizeIsRejectedNamingTheSize) {
     for (std::size_t n : {0U, 8U, 11U}) {
-        const std::vector<std::uint8_t> cut(kRequest.begin(), kRequest.begin() + n);
+        const std::vector<std::uint8_t> cut(kRequest.begin(),
+                                            kRequest.begin() + static_cast<std::ptrdiff_t>(n));
         const Status st = parse_discovery_request(cut);
         ASSERT_FALSE(st.ok()) << n;
         EXPECT_EQ(st.error().record, "DST_REQ");

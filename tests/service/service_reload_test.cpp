@@ -18,7 +18,7 @@ using e2e::DaemonProcess;
 using e2e::HostClient;
 using e2e::temp_dir;
 
-const char* kLoopbackNoDiscovery =
+constexpr const char* kLoopbackNoDiscovery =
     "APCGATE_LISTEN=127.0.0.1\nAPCGATE_PORT=0\nAPCGATE_DISCOVERY=no\n";
 
 std::optional<std::string> counters_xml(int port) {

@@ -76,7 +76,7 @@ TEST(ConfigurationXml, OtherRevisionsAreRefused) {
     }
     auto c = parse_configuration("<configurations revision=\"7\"/>");
     ASSERT_FALSE(c.ok());
-    EXPECT_NE(c.error().message.find("7"), std::string::npos);
+    EXPECT_NE(c.error().message.find('7'), std::string::npos);
 }
 
 TEST(ConfigurationXml, MalformedEventNamesEntryAndAttribute) {

@@ -64,7 +64,8 @@ TEST(HostileInput, BinaryGarbage) {
 TEST(HostileInput, OverTheSizeLimit) {
     // A well-formed 2 MiB session: refused for its size alone.
     std::string doc = "<session>";
-    while (doc.size() < 2 * 1024 * 1024) doc += "<image path=\"/usr/lib/libsomething.so\"/>";
+    while (doc.size() < std::size_t{2} * 1024 * 1024)
+        doc += "<image path=\"/usr/lib/libsomething.so\"/>";
     doc += "</session>";
     expect_every_parser_refuses(doc, "exceeds the limit");
     // Exactly at the limit is still read.

@@ -184,7 +184,7 @@ TEST(XrayReader, CpuNoRuntimeWritesIsABadFieldAndDeclaresNoCore) {
     ASSERT_EQ(d.report->problem_count(), 2U) << problems(d);
     const std::uint64_t second_buffer = 32 + 16 + 4 * 16 + 16 + 16 + 16;
     EXPECT_TRUE(has_problem(d, "NewCPUId", 32 + 16 + 4 * 16 + 16, "CPU 18481")) << problems(d);
-    EXPECT_TRUE(has_problem(d, "NewCPUId", second_buffer + 16 + 3 * 16, "CPU 40000"))
+    EXPECT_TRUE(has_problem(d, "NewCPUId", second_buffer + 16 + std::size_t{3} * 16, "CPU 40000"))
         << problems(d);
     for (const auto& p : d.report->problems()) EXPECT_EQ(p.field, "cpu") << p.to_string();
 }
@@ -378,7 +378,7 @@ TEST(XrayReader, ArgumentsSurviveBatchBoundaries) {
     const auto& recs = only_thread(d);
     ASSERT_EQ(recs.size(), 18000U);
     for (std::uint32_t i = 0; i < 9000; ++i) {
-        ASSERT_EQ(recs[2 * i].args, std::vector<std::uint64_t>{i}) << i;
+        ASSERT_EQ(recs[std::size_t{2} * i].args, std::vector<std::uint64_t>{i}) << i;
     }
     EXPECT_EQ(d.report->kinds().at("CallArgument").read, 9000U);
 }

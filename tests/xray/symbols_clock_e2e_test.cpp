@@ -156,7 +156,7 @@ TEST(XrayConvert, LogsOfOneRunAtDifferentMeasuredRatesLineUpOnClockMonotonic) {
     };
     constexpr std::int64_t kStartUs = 600'000'000'000;  // A's first buffer at 600000 s
     FdrBuilder a(5, wire_endian::Little, collectors::xray::BitOrder::LsbFirst, 3'000'000'000);
-    for (int k = 0; k <= 4; ++k) buffer(a, 1, kStartUs + k * 250'000);
+    for (int k = 0; k <= 4; ++k) buffer(a, 1, kStartUs + std::int64_t{k} * 250'000);
     FdrBuilder b(5, wire_endian::Little, collectors::xray::BitOrder::LsbFirst, 3'000'000'000);
     buffer(b, 2, kStartUs + 500'000);
     buffer(b, 2, kStartUs + 505'000);

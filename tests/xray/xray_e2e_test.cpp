@@ -511,7 +511,7 @@ TEST_F(XrayServeLarge, AClientThatPausesGetsTheWholeCaptureAndIsNotDropped) {
     EXPECT_GT(bytes, 64U << 20);
     // The mapped log, the decoder's batches and at most 8 MiB unsent, not the capture so far.
     const auto log_kib = static_cast<long>(std::filesystem::file_size(log_) / 1024);
-    EXPECT_LT(rss_paused - rss_before, log_kib + 40 * 1024)
+    EXPECT_LT(rss_paused - rss_before, log_kib + 40L * 1024)
         << "RSS " << rss_before << " -> " << rss_paused << " KiB while paused";
 #endif
     const e2e::CheckedCapture checked = e2e::check_capture(r.frames, *captured);

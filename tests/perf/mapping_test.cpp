@@ -109,12 +109,13 @@ class Normalize : public ::testing::Test {
   protected:
     ingest::IngestReport report{"perf", "test"};
     std::vector<TraceEvent> out;
-    SwitchRecord sw(bool out, bool preempted, bool cpu_wide, std::int32_t tid, std::int32_t next) {
+    SwitchRecord sw(bool switch_out, bool preempted, bool cpu_wide, std::int32_t tid,
+                    std::int32_t next) {
         SwitchRecord s;
         s.sid.tid = tid;
         s.sid.cpu = 1;
         s.sid.time = 10;
-        s.out = out;
+        s.out = switch_out;
         s.preempted = preempted;
         s.cpu_wide = cpu_wide;
         s.next_prev_tid = next;

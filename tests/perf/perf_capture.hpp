@@ -110,8 +110,9 @@ inline std::string which(const std::string& name) {
     const char* path = ::getenv("PATH");
     std::istringstream dirs(path != nullptr ? path : "/usr/bin:/bin");
     for (std::string dir; std::getline(dirs, dir, ':');)
-        if (std::string path = dir.append("/").append(name); ::access(path.c_str(), X_OK) == 0)
-            return path;
+        if (std::string candidate = dir.append("/").append(name);
+            ::access(candidate.c_str(), X_OK) == 0)
+            return candidate;
     return "";
 }
 

@@ -228,7 +228,8 @@ TEST_P(RoundTrip, RandomMixComesBackUnchanged) {
     std::vector<model::Event> input;
     model::Nanos ts = 0;
     for (int i = 0; i < 5000; ++i) {
-        ts += static_cast<model::Nanos>(gen.pick(0, 2)) * 997;  // repeated timestamps build multi-value blocks
+        // Repeated timestamps build multi-value blocks.
+        ts += static_cast<model::Nanos>(gen.pick(0, 2)) * 997;
         input.push_back(gen.event(ts));
     }
     Encoder enc(t.counters, t.sink, EncoderOptions{GetParam()});

@@ -216,8 +216,11 @@ Subcommand add_convert_command(CLI::App& parent) {
         ->required();
     convert_cmd->add_option("-o,--output", options->output, "Capture directory to create")
         ->required();
+    // The registered formats, so a new one needs no edit here.
+    std::vector<std::string> format_names;
+    for (const auto& f : ingest_formats()) format_names.push_back(f.name);
     convert_cmd->add_option("--format", options->format, "Force the format of every input")
-        ->check(CLI::IsMember({"barman", "xray", "fxt", "ctf"}));
+        ->check(CLI::IsMember(format_names));
     add_xray_symbol_options(convert_cmd, options->binaries, options->debug_dirs);
     convert_cmd->add_flag("--json", options->json,
                           "Print what was read, mapped and skipped per record kind as JSON");

@@ -60,6 +60,20 @@ TEST(BarmanConvert, UnknownMagicIsAClearError) {
     EXPECT_FALSE(std::filesystem::exists(dir / "o2.apc"));
 }
 
+// --format takes the names of the registered formats (daemon/capture/ingest_registry.cpp) and
+// nothing else: a usage error that lists them.
+TEST(ConvertCommandLine, FormatIsOneOfTheRegisteredFormats) {
+    const TestDir scratch("convert_format");
+    const auto& dir = scratch.path();
+    spit(dir / "x.raw", std::vector<std::uint8_t>(64, 0));
+    const auto [rc, out] = run_apcgate({"convert", (dir / "x.raw").string(), "--format", "perfetto",
+                                        "-o", (dir / "o.apc").string()});
+    EXPECT_EQ(rc, 2) << out;
+    for (const char* name : {"barman", "xray", "fxt", "ctf"})
+        EXPECT_NE(out.find(name), std::string::npos) << name << " missing from: " << out;
+    EXPECT_FALSE(std::filesystem::exists(dir / "o.apc"));
+}
+
 TEST(BarmanConvert, TruncatedDumpKeepsDecodedRecordsAndExitsThree) {
     const TestDir scratch("barman_truncated");
     const auto& dir = scratch.path();

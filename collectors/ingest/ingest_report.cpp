@@ -28,12 +28,19 @@ void IngestReport::stopped(Error e) {
     }
 }
 
+namespace {
+
+// Tables have a few entries, added about once per poll: a linear search is enough.
+auto find_statistic(auto& values, const model::StatisticSpec* spec) {
+    return std::find_if(values.begin(), values.end(),
+                        [spec](const model::StatisticValue& have) { return have.spec == spec; });
+}
+
+}  // namespace
+
 void IngestReport::add_statistics(std::span<const model::StatisticValue> values) {
     for (const auto& v : values) {
-        // Tables have a few entries, added about once per poll: a linear search is enough.
-        const auto it =
-            std::find_if(format_statistics_.begin(), format_statistics_.end(),
-                         [&](const model::StatisticValue& have) { return have.spec == v.spec; });
+        const auto it = find_statistic(format_statistics_, v.spec);
         if (it == format_statistics_.end()) {
             format_statistics_.push_back(v);
         } else {
@@ -43,9 +50,8 @@ void IngestReport::add_statistics(std::span<const model::StatisticValue> values)
 }
 
 std::uint64_t IngestReport::statistic(const model::StatisticSpec& spec) const {
-    for (const auto& v : format_statistics_)
-        if (v.spec == &spec) return v.value;
-    return 0;
+    const auto it = find_statistic(format_statistics_, &spec);
+    return it == format_statistics_.end() ? 0 : it->value;
 }
 
 std::vector<model::StatisticValue> IngestReport::statistic_values() const {

@@ -15,10 +15,22 @@ constexpr std::size_t kMaxParts = 1024;
 constexpr std::size_t kMaxStatisticsPerPart = 1024;
 constexpr std::size_t kMaxTextBytes = 4096;
 
-Error malformed(const std::string& field, const std::string& what) {
-    Error e = Error::at(ErrorKind::Malformed, what);
+// An error of the document's field `field` (a path such as "parts[2].statistics").
+Error field_error(ErrorKind kind, const std::string& field, const std::string& what) {
+    Error e = Error::at(kind, what);
     e.field = field;
     return e;
+}
+
+Error malformed(const std::string& field, const std::string& what) {
+    return field_error(ErrorKind::Malformed, field, what);
+}
+
+bool is_severity_name(std::string_view name) {
+    for (const model::Severity s :
+         {model::Severity::Info, model::Severity::DataLoss, model::Severity::Error})
+        if (name == model::severity_name(s)) return true;
+    return false;
 }
 
 Result<std::string> text_field(const nlohmann::json& object, const char* key,
@@ -27,12 +39,9 @@ Result<std::string> text_field(const nlohmann::json& object, const char* key,
     const std::string field = where + "." + key;
     if (it == object.end() || !it->is_string()) return malformed(field, "is not a text");
     const auto& text = it->get_ref<const std::string&>();
-    if (text.size() > kMaxTextBytes) {
-        Error e = Error::at(ErrorKind::Limit,
-                            "is longer than " + std::to_string(kMaxTextBytes) + " bytes");
-        e.field = field;
-        return e;
-    }
+    if (text.size() > kMaxTextBytes)
+        return field_error(ErrorKind::Limit, field,
+                           "is longer than " + std::to_string(kMaxTextBytes) + " bytes");
     return text;
 }
 
@@ -49,9 +58,7 @@ Result<RecordedStatistic> parse_statistic(const nlohmann::json& j, const std::st
     auto severity = text_field(j, "severity", where);
     if (!severity) return std::move(severity).take_error();
     s.severity = std::move(severity).value();
-    if (s.severity != model::severity_name(model::Severity::Info) &&
-        s.severity != model::severity_name(model::Severity::DataLoss) &&
-        s.severity != model::severity_name(model::Severity::Error))
+    if (!is_severity_name(s.severity))
         return malformed(where + ".severity", "is not info, data_loss or error");
     auto description = text_field(j, "description", where);
     if (!description) return std::move(description).take_error();
@@ -68,13 +75,10 @@ Result<RecordedPart> parse_part(const nlohmann::json& j, const std::string& wher
     const auto list = j.find("statistics");
     if (list == j.end() || !list->is_array())
         return malformed(where + ".statistics", "is not a list");
-    if (list->size() > kMaxStatisticsPerPart) {
-        Error e =
-            Error::at(ErrorKind::Limit,
-                      "holds more than " + std::to_string(kMaxStatisticsPerPart) + " statistics");
-        e.field = where + ".statistics";
-        return e;
-    }
+    if (list->size() > kMaxStatisticsPerPart)
+        return field_error(
+            ErrorKind::Limit, where + ".statistics",
+            "holds more than " + std::to_string(kMaxStatisticsPerPart) + " statistics");
     for (std::size_t i = 0; i < list->size(); ++i) {
         auto s = parse_statistic((*list)[i], where + ".statistics[" + std::to_string(i) + "]");
         if (!s) return std::move(s).take_error();
@@ -110,12 +114,9 @@ Result<std::vector<RecordedPart>> parse_statistics_document(std::string_view tex
                                                      std::to_string(kStatisticsFileVersion));
     const auto parts = j.find("parts");
     if (parts == j.end() || !parts->is_array()) return malformed("parts", "is not a list");
-    if (parts->size() > kMaxParts) {
-        Error e =
-            Error::at(ErrorKind::Limit, "holds more than " + std::to_string(kMaxParts) + " parts");
-        e.field = "parts";
-        return e;
-    }
+    if (parts->size() > kMaxParts)
+        return field_error(ErrorKind::Limit, "parts",
+                           "holds more than " + std::to_string(kMaxParts) + " parts");
     std::vector<RecordedPart> out;
     for (std::size_t i = 0; i < parts->size(); ++i) {
         auto part = parse_part((*parts)[i], "parts[" + std::to_string(i) + "]");

@@ -2,6 +2,7 @@
 
 #include "daemon/capture/apc_directory.hpp"
 #include "daemon/capture/statistics_file.hpp"
+#include "protocol/model/statistic.hpp"
 
 namespace apcgate::daemon {
 
@@ -33,18 +34,22 @@ void print_recorded_statistics(const std::filesystem::path& capture_dir, std::os
         out << "  warning: " << recorded->error().to_string() << "\n";
         return;
     }
+    // Worth a line: a non-zero count that lost data or counts errors.
+    const auto worth_a_line = [](const RecordedStatistic& s) {
+        return s.value != 0 && s.severity != model::severity_name(model::Severity::Info);
+    };
     std::size_t total = 0, worth = 0;
     for (const RecordedPart& part : **recorded) {
         for (const RecordedStatistic& s : part.statistics) {
             ++total;
-            if (s.value != 0 && s.severity != "info") ++worth;
+            if (worth_a_line(s)) ++worth;
         }
     }
     out << "  statistics counted while the capture was made (" << kStatisticsFile << "): " << total
         << ", " << worth << " that lost data or count errors\n";
     for (const RecordedPart& part : **recorded) {
         for (const RecordedStatistic& s : part.statistics) {
-            if (s.value == 0 || s.severity == "info") continue;
+            if (!worth_a_line(s)) continue;
             out << "    " << part.who << ": " << s.name << " = " << s.value << " (" << s.severity
                 << "): " << s.description << "\n";
         }

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "protocol/wire/byte_reader.hpp"
+#include "protocol/wire/fixed_load.hpp"
 
 namespace apcgate::collectors::perf {
 namespace {
@@ -79,8 +80,11 @@ Result<PerfRecord> parse_sample(const RawRecord& rec, const LayoutTable& layouts
         if (r.ok() && (nr > kMaxCallchain || nr > r.remaining() / 8))
             r.fail("callchain of " + std::to_string(nr) + " entries does not fit", "callchain.nr");
         if (r.ok()) {
-            s.callchain.reserve(nr);
-            for (std::uint64_t i = 0; i < nr; ++i) s.callchain.push_back(r.u64("callchain.ip"));
+            // Checked as a whole above; read as one span (a deep stack is most of a sample).
+            const auto ips = r.bytes(nr * 8, "callchain.ip");
+            s.callchain.resize(nr);
+            for (std::uint64_t i = 0; i < nr; ++i)
+                s.callchain[i] = wire::load_u64(ips.data() + i * 8, wire::Endian::Little);
         }
     }
     if ((st & kSampleRaw) != 0) {

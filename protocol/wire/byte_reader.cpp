@@ -2,6 +2,8 @@
 
 #include <string>
 
+#include "protocol/wire/fixed_load.hpp"
+
 namespace apcgate::wire {
 
 ByteReader::ByteReader(std::span<const std::uint8_t> data, Endian endian, std::uint64_t base_offset,
@@ -45,6 +47,15 @@ std::uint64_t ByteReader::uint(std::size_t width, std::string_view field) {
     if (width == 0 || width > 8 || !need(width, field)) return 0;
     std::uint64_t v = 0;
     const std::uint8_t* p = data_.data() + pos_;
+    // The common widths as one load: most records are read a field at a time through here.
+    if (width == 8) {
+        pos_ += 8;
+        return load_u64(p, endian_);
+    }
+    if (width == 4) {
+        pos_ += 4;
+        return load_u32(p, endian_);
+    }
     if (endian_ == Endian::Little) {
         for (std::size_t i = width; i-- > 0;) v = (v << 8) | p[i];
     } else {

@@ -1,0 +1,94 @@
+// The Barman benchmarks' shared input (barman_bench.cpp, barman_floor_bench.cpp): a large
+// generated linear store shaped like the agent's real output: 4 Cortex-A53 cores with the cycle
+// counter and 5 events, PC samples against two images, sampled and recorded custom counters,
+// task switches, annotations and idle pairs (64-bit little-endian, task ids and custom counters
+// on). BARMAN_BENCH_MB sets its size (default 64 MiB); it lives in this process's own temporary
+// file, removed at exit.
+#pragma once
+
+#include <unistd.h>
+
+#include <cstdint>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <string>
+#include <system_error>
+
+#include "tests/barman/store_builder.hpp"
+
+namespace apcgate::barman_bench {
+
+inline std::uint64_t store_bytes() {
+    const char* mb = std::getenv("BARMAN_BENCH_MB");
+    const std::uint64_t n = mb != nullptr ? std::strtoull(mb, nullptr, 10) : 0;
+    return (n > 0 ? n : 64) << 20;
+}
+
+inline const std::filesystem::path& generated_path() {
+    struct File {
+        std::filesystem::path path =
+            std::filesystem::temp_directory_path() /
+            ("apcgate_barman_bench_" + std::to_string(::getpid()) + ".raw");
+        ~File() {
+            std::error_code ec;
+            std::filesystem::remove(path, ec);
+        }
+    };
+    static const File kFile;
+    return kFile.path;
+}
+
+// Writes a store of `buffer_bytes` to `path`.
+inline void write_store(const std::filesystem::path& path, std::uint64_t buffer_bytes) {
+    barman_test::StoreConfig c;
+    c.max_cores = 4;
+    c.max_pmu_counters = 8;
+    c.custom_series = 2;
+    barman_test::StoreBuilder b(c);
+    for (std::uint32_t core = 0; core < 4; ++core)
+        b.core(core, 0x410fd034, {0xffffffffU, 0x08, 0x03, 0x04, 0x10, 0x12});
+    for (std::uint32_t t = 1; t <= 8; ++t) b.task(t, "task" + std::to_string(t));
+    b.mmap(1, 0x400000, 0x100000, 0, "app.axf");
+    b.mmap(2, 0x800000, 0x100000, 0x1000, "lib.axf");
+    b.chart("Queue", 1, 2, 0);
+    b.series(0, "depth", "items", 0xffffffffU, 1.0, 3, 2, 0);
+    b.series(0, "drops", "", 0xffffffffU, 1.0, 1, 1, 1);
+    std::uint64_t ts = 1000, reads = 0, bytes = 0;
+    std::uint32_t task = 1;
+    while (bytes < buffer_bytes - 4096) {
+        for (std::uint32_t core = 0; core < 4; ++core) {
+            reads += 1000;
+            b.sample(core, ts, task, 0x400000 + (reads % 0x100000),
+                     {reads, reads / 2, reads / 3, reads / 4, reads / 5, reads / 6},
+                     {{1, reads % 7}});
+            bytes += 8 + 96;
+            b.custom(core, ts + 1, task, 0, reads % 100);
+            bytes += 8 + 32;
+        }
+        if (ts % 64 == 0) {
+            task = task % 8 + 1;
+            b.task_switch(ts % 4, ts + 2, task, static_cast<std::uint8_t>(ts % 2));
+            b.annotation(ts % 4, ts + 3, task, 0, 1, 0, 0x1bff0000, "work item");
+            b.halt(ts % 4, ts + 4, true);
+            b.halt(ts % 4, ts + 5, false);
+            bytes += 32 + 64 + 2 * 32;
+        }
+        ts += 8;
+    }
+    const auto file = b.linear(buffer_bytes);
+    std::ofstream(path, std::ios::binary)
+        .write(reinterpret_cast<const char*>(file.data()),  // NOLINT: bytes to a stream
+               static_cast<std::streamsize>(file.size()));
+}
+
+// The store both benchmarks read, generated once per process.
+inline const std::string& generated_store() {
+    static const std::string kPath = [] {
+        write_store(generated_path(), store_bytes());
+        return generated_path().string();
+    }();
+    return kPath;
+}
+
+}  // namespace apcgate::barman_bench

@@ -34,13 +34,15 @@ class EventOrder {
     [[nodiscard]] std::uint64_t moved_up() const { return moved_up_; }
 
   private:
-    void sort_pending();
+    using Key = std::pair<model::Nanos, std::uint32_t>;  // (timestamp, position in pending_)
+    // Fills keys_ with pending_'s events in timestamp order (stable); false when they already
+    // are in store order.
+    bool sort_keys();
 
     std::size_t lookback_;
     std::deque<model::Nanos> recent_;
     std::vector<model::Event> pending_;
-    std::size_t sorted_ = 0;  // pending_[0, sorted_) is known to be in order
-    std::vector<std::pair<model::Nanos, std::uint32_t>> keys_;  // scratch for sorting
+    std::vector<Key> keys_;  // scratch for sorting
     std::vector<model::Event> scratch_;
     model::Nanos watermark_ = 0;
     std::uint64_t moved_up_ = 0;

@@ -5,6 +5,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <map>
+#include <vector>
 
 #include "collectors/barman/barman_ingest.hpp"
 #include "collectors/barman/barman_source.hpp"
@@ -250,6 +252,37 @@ TEST(BarmanSource, PollsAreBoundedAndTimestampsNeverGoBack) {
     EXPECT_EQ(run->all<model::CounterSample>().size(), 40000U * 4);
     for (std::size_t i = 1; i < run->watermarks.size(); ++i)
         EXPECT_GE(run->watermarks[i], run->watermarks[i - 1]);
+}
+
+// A store far out of order (it breaks the agent's rule: a corrupt or foreign writer) is still
+// released in time order, whole, and each record's events keep their order; the source's
+// ordering does not become quadratic on it (the poll sizes stay bounded).
+TEST(BarmanSource, ScrambledStoreIsReleasedInOrderAndWhole) {
+    StoreConfig c;
+    c.max_cores = 2;
+    StoreBuilder b(c);
+    for (std::uint32_t core = 0; core < 2; ++core) b.core(core, 0x410fd034, {0xffffffffU, 1, 2});
+    constexpr std::uint64_t kRecords = 30000;
+    for (std::uint64_t i = 0; i < kRecords; ++i) {
+        const std::uint64_t ts = 1000 + ((i * 7919) % kRecords) * 10;  // a permutation
+        b.sample(static_cast<std::uint32_t>(i % 2), ts, 1, std::nullopt, {i * 3, i * 3, i * 3});
+    }
+    auto run = run_source(write_temp("scrambled.raw", b.linear(kRecords * 64)));
+    ASSERT_TRUE(run);
+    EXPECT_TRUE(run->source->report().complete());
+    ingest_test::expect_time_order(*run);
+    const auto samples = run->all<model::CounterSample>();
+    ASSERT_EQ(samples.size(), kRecords * 3);
+    // A record's three counters leave together, in slot order (the same keys in the same
+    // order for every record of a core).
+    std::map<std::int32_t, std::vector<model::CounterKey>> slots;
+    for (std::size_t i = 0; i + 2 < samples.size(); i += 3) {
+        const std::vector<model::CounterKey> keys{samples[i].key, samples[i + 1].key,
+                                                  samples[i + 2].key};
+        EXPECT_EQ(samples[i].ts, samples[i + 2].ts) << i;
+        EXPECT_EQ(samples[i].core, samples[i + 2].core) << i;
+        EXPECT_EQ(slots.try_emplace(samples[i].core, keys).first->second, keys) << i;
+    }
 }
 
 // Every record names its core; the capture declares the cores with PMU settings and any other

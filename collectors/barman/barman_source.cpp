@@ -4,6 +4,7 @@
 
 #include "collectors/barman/cpu_types.hpp"
 #include "collectors/barman/record_kinds.hpp"
+#include "protocol/wire/fixed_load.hpp"
 
 namespace apcgate::collectors::barman {
 namespace {
@@ -22,9 +23,10 @@ BlockSurvey survey_blocks(const BarmanSource::Loaded& in) {
     Block b;
     while (reader.next(b) == BlockReader::Step::Block) {
         if (b.padding || b.data.size() < RecordLayout::kHeaderSize) continue;
-        wire::ByteReader r(b.data.subspan(4, 12), in.header.preamble.abi.endian);
-        const std::uint32_t core = r.u32("core");
-        const std::uint64_t ticks = r.u64("timestamp");
+        // Checked against kHeaderSize above.
+        const wire::Endian endian = in.header.preamble.abi.endian;
+        const std::uint32_t core = wire::load_u32(b.data.data() + 4, endian);
+        const std::uint64_t ticks = wire::load_u64(b.data.data() + 8, endian);
         if (ticks != UINT64_MAX && (!s.earliest || ticks < *s.earliest)) s.earliest = ticks;
         // A core past max_cores is a corrupt record, reported when it is decoded.
         if (core < max_cores) s.cores = std::max(s.cores, static_cast<int>(core) + 1);
@@ -42,13 +44,13 @@ Error oversized_block(const Block& b) {
     return e;
 }
 
-std::string_view kind_of(const RecordRef& r) {
+std::uint32_t type_of(const RecordRef& r) {
     return std::visit(
         [](const auto& v) {
             if constexpr (std::is_pointer_v<std::decay_t<decltype(v)>>)
-                return kind::of_type(v->header.type);
+                return v->header.type;
             else
-                return kind::of_type(v.header.type);
+                return v.header.type;
         },
         r);
 }
@@ -73,6 +75,7 @@ struct BarmanSource::Capture {
     BlockReader reader;
     EventOrder order;
     BarmanStatistics reported;  // what add_statistics() has added to the report so far
+    KindTally tally;            // records counted since the last poll()
     bool done = false;
 };
 
@@ -229,13 +232,14 @@ PollResult BarmanSource::poll(model::Nanos /*now*/, std::vector<model::Event>& o
             report_.bad_record(std::move(e));
             continue;
         }
-        report_.read(kind_of(*record));
-        c.mapper.map(*record, block.file_offset, fresh, report_);
+        c.tally.read(type_of(*record));
+        c.mapper.map(*record, block.file_offset, fresh, report_, c.tally);
         c.order.add_record(c.mapper.last_ts());
     }
     if (!c.done)
         report_.bytes_done =
             std::min(report_.bytes_total, c.in.header.store.record_area + c.reader.position());
+    c.tally.flush(report_);
     watermark_ = c.order.release(out, c.done);
     add_statistics();
     return {watermark_, c.done};

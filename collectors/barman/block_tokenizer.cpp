@@ -2,7 +2,6 @@
 #include "collectors/barman/block_tokenizer.hpp"
 
 #include "collectors/barman/record_kinds.hpp"
-#include "protocol/wire/byte_reader.hpp"
 
 namespace apcgate::collectors::barman {
 
@@ -38,8 +37,7 @@ BlockTokenizer::Step BlockTokenizer::next(Block& out) {
             needed_ = width;
             return Step::NeedMore;
         }
-        wire::ByteReader r(window_.subspan(pos_ - base_, width), abi_.endian);
-        const std::uint64_t raw = r.uint(width, "length");
+        const std::uint64_t raw = load_pointer(window_.data() + (pos_ - base_), abi_);
         const std::uint64_t pad_bit = std::uint64_t{1} << (width * 8 - 1);
         const std::uint64_t length = raw & ~pad_bit;
         if (length > left - width)

@@ -10,6 +10,7 @@
 #include <optional>
 
 #include "protocol/wire/byte_reader.hpp"
+#include "protocol/wire/fixed_load.hpp"
 
 namespace apcgate::collectors::barman {
 
@@ -40,6 +41,11 @@ struct Abi {
     wire::Endian endian = wire::Endian::Little;
     unsigned pointer_size = 8;  // bm_uintptr, bm_size_t, the block length prefix
 };
+
+// A bm_uintptr from bytes the caller has bounds-checked (the magic allows only 4 and 8).
+inline std::uint64_t load_pointer(const std::uint8_t* p, const Abi& abi) {
+    return abi.pointer_size == 8 ? wire::load_u64(p, abi.endian) : wire::load_u32(p, abi.endian);
+}
 
 // Offsets of the header's sections, in file bytes from the start of the header.
 struct HeaderPlan {

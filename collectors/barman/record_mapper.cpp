@@ -80,17 +80,18 @@ RecordMapper::CoreState* RecordMapper::core_state(std::uint32_t core) {
 }
 
 void RecordMapper::map(const RecordRef& record, std::uint64_t file_offset,
-                       std::vector<model::Event>& out, ingest::IngestReport& report) {
+                       std::vector<model::Event>& out, ingest::IngestReport& report,
+                       KindTally& tally) {
     std::visit(
         [&](const auto& r) {
             using T = std::decay_t<decltype(r)>;
             bool mapped = false;
-            std::string_view kind;
+            std::uint32_t type = 0;
             if constexpr (std::is_same_v<T, const SampleRecord*>) {
-                kind = kind::of_type(r->header.type);
+                type = r->header.type;
                 mapped = map_sample(*r, file_offset, out, report);
             } else {
-                kind = kind::of_type(r.header.type);
+                type = r.header.type;
                 const model::Nanos ts = timeline(r.header.timestamp);
                 const auto core = static_cast<std::int32_t>(r.header.core);
                 if constexpr (std::is_same_v<T, TaskSwitchRecord>) {
@@ -121,9 +122,9 @@ void RecordMapper::map(const RecordRef& record, std::uint64_t file_offset,
                 }
             }
             if (mapped)
-                report.mapped(kind);
+                tally.mapped(type);
             else
-                report.skipped(kind);
+                tally.skipped(type);
         },
         record);
 }

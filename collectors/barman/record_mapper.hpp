@@ -27,6 +27,7 @@
 #include "collectors/barman/counter_plan.hpp"
 #include "collectors/barman/header.hpp"
 #include "collectors/barman/image_map.hpp"
+#include "collectors/barman/kind_tally.hpp"
 #include "collectors/barman/records.hpp"
 #include "collectors/barman/series_resolver.hpp"
 #include "collectors/ingest/ingest_report.hpp"
@@ -42,9 +43,10 @@ class RecordMapper {
 
     // What the header names: core names and thread names, at `ts`.
     void prologue(model::Nanos ts, std::vector<model::Event>& out) const;
-    // Appends the record's events; counts it as mapped or skipped in `report`.
+    // Appends the record's events; counts it as mapped or skipped in `tally`, and its problems
+    // in `report`.
     void map(const RecordRef& record, std::uint64_t file_offset, std::vector<model::Event>& out,
-             ingest::IngestReport& report);
+             ingest::IngestReport& report, KindTally& tally);
     // The timeline timestamp of the last record mapped.
     [[nodiscard]] model::Nanos last_ts() const { return last_ts_; }
 

@@ -19,6 +19,7 @@
 #include "collectors/barman/record_kinds.hpp"
 #include "collectors/barman/records.hpp"
 #include "protocol/wire/byte_reader.hpp"
+#include "protocol/wire/fixed_load.hpp"
 
 namespace apcgate::collectors::barman {
 namespace {
@@ -126,8 +127,58 @@ RecordParser::RecordParser(const Header& header)
     }
 }
 
+std::optional<RecordRef> RecordParser::parse_fast(std::span<const std::uint8_t> data) {
+    if (data.size() < RecordLayout::kHeaderSize) return std::nullopt;
+    const wire::Endian e = layout_.abi.endian;
+    const std::uint8_t* const d = data.data();
+    const RecordHeader h{wire::load_u32(d, e), wire::load_u32(d + 4, e), wire::load_u64(d + 8, e)};
+    if (h.core >= counters_per_core_.size()) return std::nullopt;
+    std::size_t at = RecordLayout::kHeaderSize;
+    std::optional<std::uint32_t> task;
+    if (layout_.task_ids && h.type != 8) {
+        if (data.size() < at + 4) return std::nullopt;
+        task = wire::load_u32(d + at, e);
+        at += 4;
+    }
+    if (h.type == 4 || h.type == 8) {
+        if (data.size() < at + 12) return std::nullopt;
+        const CustomCounterRecord c{h, task, wire::load_u32(d + at, e),
+                                    wire::load_u64(d + at + 4, e)};
+        if (c.counter >= series_) return std::nullopt;
+        return RecordRef{c};
+    }
+    if ((h.type != 1 && h.type != 2) || !configured_[h.core]) return std::nullopt;
+    std::uint64_t custom = 0;
+    if (layout_.custom_counters) {
+        if (data.size() < at + 4) return std::nullopt;
+        custom = wire::load_u32(d + at, e);
+        at += 4;
+    }
+    const std::size_t pc_size = h.type == 2 ? layout_.abi.pointer_size : 0;
+    const std::uint32_t pmu = counters_per_core_[h.core];
+    if (data.size() - at <
+        pc_size + std::uint64_t{pmu} * 8 + custom * RecordLayout::kCustomValueSize)
+        return std::nullopt;
+    SampleRecord& s = sample_;
+    s.header = h;
+    s.task = task;
+    s.pc.reset();
+    if (pc_size != 0) s.pc = load_pointer(d + at, layout_.abi);
+    at += pc_size;
+    s.pmu.resize(pmu);
+    for (std::uint32_t i = 0; i < pmu; ++i, at += 8) s.pmu[i] = wire::load_u64(d + at, e);
+    s.custom.resize(static_cast<std::size_t>(custom));
+    for (auto& v : s.custom) {
+        v.id = wire::load_u32(d + at, e);
+        v.value = wire::load_u64(d + at + 4, e);
+        at += RecordLayout::kCustomValueSize;
+    }
+    return RecordRef{&s};
+}
+
 Result<RecordRef> RecordParser::parse(std::span<const std::uint8_t> data,
                                       std::uint64_t file_offset) {
+    if (auto fast = parse_fast(data)) return *fast;
     wire::ByteReader r(data, layout_.abi.endian, file_offset);
     r.set_record(kind::kBlock);
     r.set_whole_record();  // a block, cut out by its length

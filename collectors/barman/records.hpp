@@ -96,6 +96,9 @@ class RecordParser {
 
   private:
     Result<RecordRef> parse_body(wire::ByteReader& r, const RecordHeader& header);
+    // The common records whole and valid, read with one bounds check; anything else (a short
+    // block, a bad count or id) is left to the checked reader, which names the problem.
+    std::optional<RecordRef> parse_fast(std::span<const std::uint8_t> data);
 
     RecordLayout layout_;
     std::vector<std::uint32_t> counters_per_core_;  // 0 for cores without PMU settings

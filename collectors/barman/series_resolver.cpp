@@ -1,6 +1,5 @@
 #include "collectors/barman/series_resolver.hpp"
 
-#include <algorithm>
 #include <map>
 
 namespace apcgate::collectors::barman {
@@ -21,19 +20,23 @@ SeriesResolver::SeriesResolver(const Header& header)
 }
 
 SeriesResolver::Resolved SeriesResolver::resolve(std::uint32_t counter, std::uint32_t core) const {
-    std::vector<std::uint32_t> candidates;
+    // Called for every custom counter record: the candidates are counted, not collected.
+    std::size_t candidates = 0;
+    std::uint32_t first = 0;
+    bool global = false;
     if (counter < recorded_by_index_.size()) {
-        for (const std::uint32_t s : recorded_by_index_[counter])
-            if (per_cpu_[s] || core == 0) candidates.push_back(s);
+        for (const std::uint32_t s : recorded_by_index_[counter]) {
+            if (!per_cpu_[s] && core != 0) continue;
+            if (candidates++ == 0) first = s;
+            global = global || s == counter;
+        }
     }
-    if (candidates.empty()) {
+    if (candidates == 0) {
         if (counter < series_) return {counter, false};
         return {};
     }
-    if (candidates.size() == 1) return {candidates.front(), false};
-    const bool global =
-        std::find(candidates.begin(), candidates.end(), counter) != candidates.end();
-    return {global ? counter : candidates.front(), true};
+    if (candidates == 1) return {first, false};
+    return {global ? counter : first, true};
 }
 
 }  // namespace apcgate::collectors::barman

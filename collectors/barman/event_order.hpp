@@ -23,7 +23,10 @@ class EventOrder {
 
     // Where the mapper appends the events of the records it maps (in store order).
     std::vector<model::Event>& incoming() { return pending_; }
-    // The timeline timestamp of each record, in store order.
+    // The timeline timestamp of each record, in store order: every event appended since the
+    // previous call is the record's and has this time (the mapper gives all of a record's
+    // events its time), so events are ordered a record at a time. Events appended without a
+    // record (the header's names) are ordered by their own times.
     void add_record(model::Nanos ts);
     // Moves the events up to the horizon (all of them when `everything`) to `out`, sorted by
     // timestamp (stable: a record's events keep their order); returns the watermark: no later
@@ -34,15 +37,29 @@ class EventOrder {
     [[nodiscard]] std::uint64_t moved_up() const { return moved_up_; }
 
   private:
-    using Key = std::pair<model::Nanos, std::uint32_t>;  // (timestamp, position in pending_)
-    // Fills keys_ with pending_'s events in timestamp order (stable); false when they already
-    // are in store order.
-    bool sort_keys();
+    // Events pending_[first, first + count), all at `ts`; compared by (ts, first), which keeps
+    // the store order of equal times.
+    struct Run {
+        model::Nanos ts;
+        std::uint32_t first;
+        std::uint32_t count;
+        bool operator<(const Run& o) const { return ts < o.ts || (ts == o.ts && first < o.first); }
+    };
+    // Gives events appended without a record a run each.
+    void cover_loose_events();
+    // Puts runs_ in time order; false when it already was.
+    bool sort_runs();
+    // Sets an event that is earlier than the watermark to it.
+    void move_up(model::Event& e) const;
+    // Keeps the events of the runs after the first `released_runs` (released: moved out) as
+    // the new pending_, in time order.
+    void keep_held_back(std::size_t released_runs, bool sorted);
 
     std::size_t lookback_;
     std::deque<model::Nanos> recent_;
     std::vector<model::Event> pending_;
-    std::vector<Key> keys_;  // scratch for sorting
+    std::vector<Run> runs_;  // covering pending_[0, covered_), in store order until sorted
+    std::size_t covered_ = 0;
     std::vector<model::Event> scratch_;
     model::Nanos watermark_ = 0;
     std::uint64_t moved_up_ = 0;

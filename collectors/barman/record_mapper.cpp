@@ -54,11 +54,11 @@ void RecordMapper::prologue(model::Nanos ts, std::vector<model::Event>& out) con
         const PmuSettings& s = header_.cores[c];
         if (!s.configured()) continue;
         const CpuType cpu = cpu_type_of(s.midr);
-        out.push_back(model::CoreName{ts, static_cast<std::int32_t>(c),
-                                      static_cast<std::int32_t>(cpu.cpuid), cpu.core_name});
+        out.emplace_back(model::CoreName{ts, static_cast<std::int32_t>(c),
+                                         static_cast<std::int32_t>(cpu.cpuid), cpu.core_name});
     }
     for (const TaskInfo& t : header_.tasks)
-        out.push_back(model::ThreadName{ts, 0, static_cast<std::int32_t>(t.task_id), t.name});
+        out.emplace_back(model::ThreadName{ts, 0, static_cast<std::int32_t>(t.task_id), t.name});
 }
 
 model::Nanos RecordMapper::timeline(std::uint64_t ticks) {
@@ -97,9 +97,9 @@ void RecordMapper::map(const RecordRef& record, std::uint64_t file_offset,
                 if constexpr (std::is_same_v<T, TaskSwitchRecord>) {
                     if (CoreState* cs = core_state(r.header.core)) cs->task = r.task;
                     if (activity_key_) {
-                        out.push_back(model::ActivitySwitch{ts, core, *activity_key_, 1,
-                                                            static_cast<std::int32_t>(r.task),
-                                                            wait_of(r.reason)});
+                        out.emplace_back(model::ActivitySwitch{ts, core, *activity_key_, 1,
+                                                               static_cast<std::int32_t>(r.task),
+                                                               wait_of(r.reason)});
                         mapped = true;
                     }
                 } else if constexpr (std::is_same_v<T, CustomCounterRecord>) {
@@ -113,7 +113,7 @@ void RecordMapper::map(const RecordRef& record, std::uint64_t file_offset,
                 } else if constexpr (std::is_same_v<T, AnnotationRecord>) {
                     mapped = map_annotation(ts, r, out);
                 } else if constexpr (std::is_same_v<T, HaltRecord>) {
-                    out.push_back(model::Idle{ts, core, r.entered ? 0 : -1});
+                    out.emplace_back(model::Idle{ts, core, r.entered ? 0 : -1});
                     mapped = true;
                 } else if constexpr (std::is_same_v<T, PcSampleRecord>) {
                     mapped = map_pc(ts, r.header.core, std::nullopt, r.pc, out);
@@ -142,7 +142,7 @@ bool RecordMapper::map_sample(const SampleRecord& s, std::uint64_t file_offset,
             if (!last || !cs->keys[i]) continue;
             // A lower read means the counter was reset: it counted `value` since then.
             const std::uint64_t delta = value >= *last ? value - *last : value;
-            out.push_back(
+            out.emplace_back(
                 model::CounterSample{ts, core, *cs->keys[i], static_cast<std::int64_t>(delta)});
             mapped = true;
         }
@@ -165,8 +165,8 @@ bool RecordMapper::map_sample(const SampleRecord& s, std::uint64_t file_offset,
 bool RecordMapper::map_custom(model::Nanos ts, std::uint32_t core, std::uint32_t series,
                               std::uint64_t value, std::vector<model::Event>& out) const {
     if (series >= series_keys_.size() || !series_keys_[series]) return false;
-    out.push_back(model::CounterSample{ts, static_cast<std::int32_t>(core), *series_keys_[series],
-                                       static_cast<std::int64_t>(value)});
+    out.emplace_back(model::CounterSample{ts, static_cast<std::int32_t>(core),
+                                          *series_keys_[series], static_cast<std::int64_t>(value)});
     return true;
 }
 
@@ -180,9 +180,9 @@ bool RecordMapper::map_pc(model::Nanos ts, std::uint32_t core, std::optional<std
         // Cookies are cached per core by Streamline: name each on a core before its first use.
         CoreState* cs = core_state(core);
         if (cs == nullptr || cs->named_cookies.insert(hit.cookie).second)
-            out.push_back(model::CookieName{ts, c, hit.cookie, images_.name(hit.cookie)});
+            out.emplace_back(model::CookieName{ts, c, hit.cookie, images_.name(hit.cookie)});
     }
-    out.push_back(
+    out.emplace_back(
         model::Backtrace{ts, c, hit.cookie, tid, tid, {model::StackFrame{hit.cookie, hit.offset}}});
     return true;
 }
@@ -195,19 +195,19 @@ bool RecordMapper::map_annotation(model::Nanos ts, const AnnotationRecord& a,
     const auto group = static_cast<std::int32_t>(a.group);
     switch (a.annotation_type) {
         case 0:
-            out.push_back(model::Annotation{
+            out.emplace_back(model::Annotation{
                 ts, core, tid, model::StringAnnotation{channel, colour_of(a.colour), a.text}});
             return true;
         case 1:
-            out.push_back(model::Annotation{ts, core, tid,
-                                            model::MarkerAnnotation{colour_of(a.colour), a.text}});
+            out.emplace_back(model::Annotation{
+                ts, core, tid, model::MarkerAnnotation{colour_of(a.colour), a.text}});
             return true;
         case 2:
-            out.push_back(
+            out.emplace_back(
                 model::Annotation{ts, core, tid, model::ChannelName{channel, group, a.text}});
             return true;
         case 3:
-            out.push_back(model::Annotation{ts, core, tid, model::GroupName{group, a.text}});
+            out.emplace_back(model::Annotation{ts, core, tid, model::GroupName{group, a.text}});
             return true;
         default:
             return false;

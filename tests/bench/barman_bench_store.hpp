@@ -3,7 +3,8 @@
 // counter and 5 events, PC samples against two images, sampled and recorded custom counters,
 // task switches, annotations and idle pairs (64-bit little-endian, task ids and custom counters
 // on). BARMAN_BENCH_MB sets its size (default 64 MiB); it lives in this process's own temporary
-// file, removed at exit.
+// file, removed at exit, unless BARMAN_BENCH_STORE names a file to keep it in (made when it does
+// not exist, read as it is when it does: convert_memory.sh converts it with `apcgate convert`).
 #pragma once
 
 #include <unistd.h>
@@ -43,6 +44,7 @@ inline const std::filesystem::path& generated_path() {
 inline void write_store(const std::filesystem::path& path, std::uint64_t buffer_bytes) {
     barman_test::StoreConfig c;
     c.max_cores = 4;
+    c.max_task_infos = 8;  // the tasks below: a clean header, so `convert` exits 0 on the store
     c.max_pmu_counters = 8;
     c.custom_series = 2;
     barman_test::StoreBuilder b(c);
@@ -85,6 +87,10 @@ inline void write_store(const std::filesystem::path& path, std::uint64_t buffer_
 // The store both benchmarks read, generated once per process.
 inline const std::string& generated_store() {
     static const std::string kPath = [] {
+        if (const char* keep = std::getenv("BARMAN_BENCH_STORE"); keep != nullptr && *keep != 0) {
+            if (!std::filesystem::exists(keep)) write_store(keep, store_bytes());
+            return std::string(keep);
+        }
         write_store(generated_path(), store_bytes());
         return generated_path().string();
     }();

@@ -187,6 +187,7 @@ Status BarmanSource::start(const CaptureContext& ctx) {
     watermark_ = 0;
     const model::Nanos names_ts = since(origin_, ctx.zero_monotonic_ns);
     capture_->mapper.prologue(names_ts, capture_->order.incoming());
+    capture_->order.add_loose_events();
     report_.mapped(kind::kHeader);
     return {};
 }

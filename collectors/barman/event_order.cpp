@@ -17,7 +17,7 @@ void EventOrder::add_record(model::Nanos ts) {
     if (recent_.size() > lookback_) recent_.pop_front();
 }
 
-void EventOrder::cover_loose_events() {
+void EventOrder::add_loose_events() {
     for (; covered_ < pending_.size(); ++covered_)
         runs_.push_back(
             {model::timestamp_of(pending_[covered_]), static_cast<std::uint32_t>(covered_), 1});
@@ -85,7 +85,7 @@ model::Nanos EventOrder::release(std::vector<model::Event>& out, bool everything
         if (recent_.empty()) return watermark_;
         horizon = *std::min_element(recent_.begin(), recent_.end());
     }
-    cover_loose_events();
+    add_loose_events();  // none when every caller said which record its events are
     const bool sorted = sort_runs();
     const auto end = std::upper_bound(runs_.begin(), runs_.end(), horizon,
                                       [](model::Nanos h, const Run& r) { return h < r.ts; });

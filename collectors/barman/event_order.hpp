@@ -24,10 +24,11 @@ class EventOrder {
     // Where the mapper appends the events of the records it maps (in store order).
     std::vector<model::Event>& incoming() { return pending_; }
     // The timeline timestamp of each record, in store order: every event appended since the
-    // previous call is the record's and has this time (the mapper gives all of a record's
-    // events its time), so events are ordered a record at a time. Events appended without a
-    // record (the header's names) are ordered by their own times.
+    // previous call (to this or add_loose_events()) is the record's and has this time (the
+    // mapper gives all of a record's events its time), so events are ordered a record at a time.
     void add_record(model::Nanos ts);
+    // Events appended outside any record (the header's names): each is ordered by its own time.
+    void add_loose_events();
     // Moves the events up to the horizon (all of them when `everything`) to `out`, sorted by
     // timestamp (stable: a record's events keep their order); returns the watermark: no later
     // release holds an earlier event.
@@ -45,8 +46,6 @@ class EventOrder {
         std::uint32_t count;
         bool operator<(const Run& o) const { return ts < o.ts || (ts == o.ts && first < o.first); }
     };
-    // Gives events appended without a record a run each.
-    void cover_loose_events();
     // Puts runs_ in time order; false when it already was.
     bool sort_runs();
     // Sets an event that is earlier than the watermark to it.

@@ -254,6 +254,25 @@ TEST(BarmanSource, PollsAreBoundedAndTimestampsNeverGoBack) {
         EXPECT_GE(run->watermarks[i], run->watermarks[i - 1]);
 }
 
+// The header's names are at the earliest record's time: they stay before every record's events
+// when the store's first record is not its earliest.
+TEST(BarmanSource, NamesComeFirstWhenTheFirstRecordIsNotTheEarliest) {
+    StoreConfig c;
+    c.max_cores = 2;
+    StoreBuilder b(c);
+    for (std::uint32_t core = 0; core < 2; ++core) b.core(core, 0x410fd034, {0xffffffffU});
+    b.task(1, "main");
+    b.sample(0, 2000, 1, std::nullopt, {10});
+    b.sample(1, 1000, 1, std::nullopt, {10});  // committed after core 0's later record
+    b.sample(0, 3000, 1, std::nullopt, {20});
+    auto run = run_source(write_temp("first_not_earliest.raw", b.linear(1024)));
+    ASSERT_TRUE(run);
+    ingest_test::expect_time_order(*run);
+    ASSERT_FALSE(run->events.empty());
+    EXPECT_TRUE(std::holds_alternative<model::CoreName>(run->events.front()));
+    EXPECT_EQ(run->all<model::ThreadName>().size(), 1U);
+}
+
 // A store far out of order (it breaks the agent's rule: a corrupt or foreign writer) is still
 // released in time order, whole, and each record's events keep their order; the source's
 // ordering does not become quadratic on it (the poll sizes stay bounded).

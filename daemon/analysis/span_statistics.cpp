@@ -1,6 +1,7 @@
 #include "daemon/analysis/span_statistics.hpp"
 
 #include <algorithm>
+#include <utility>
 
 #include "protocol/wire/overloaded.hpp"
 
@@ -77,11 +78,20 @@ static bool same_name(std::string_view a, std::string_view b) {
     return true;
 }
 
-// A channel mostly carries the same span again and again (a call depth of a loop): its last
-// name is compared before the table is asked.
+// A channel mostly carries the same span again and again (a call depth of a loop), or two in
+// turn (a recursion's call and its base case at the same depth): its last two names are
+// compared before the table is asked.
 std::uint32_t SpanStatistics::name_id(Open& o, std::string_view text) {
     const std::string_view name = span_name(text);
     if (o.named && same_name(span_names_.name(o.name), name)) return o.name;
+    if (o.other_named && same_name(span_names_.name(o.other), name)) {
+        std::swap(o.name, o.other);
+        return o.name;
+    }
+    if (o.named) {
+        o.other = o.name;
+        o.other_named = true;
+    }
     o.named = true;
     return o.name = span_names_.id(name);
 }
@@ -149,6 +159,17 @@ void SpanStatistics::finish(std::int64_t end_ts) {
 }
 
 void SpanStatistics::fill(Report& r) const {
+    // Reserved ahead: a capture may have tens of thousands of names, and moving their rows at
+    // every growth of the vectors is most of this.
+    std::size_t instants = 0;
+    for (const auto& counts : instants_)
+        instants += static_cast<std::size_t>(
+            std::count_if(counts.begin(), counts.end(), [](std::uint64_t n) { return n > 0; }));
+    r.instants.reserve(r.instants.size() + instants);
+    r.spans.reserve(r.spans.size() +
+                    static_cast<std::size_t>(
+                        std::count_if(spans_.begin(), spans_.end(),
+                                      [](const DurationHistogram& h) { return h.count() > 0; })));
     for (std::size_t id = 0; id < spans_.size(); ++id) {
         const DurationHistogram& h = spans_[id];
         if (h.count() == 0) continue;

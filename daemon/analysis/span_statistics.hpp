@@ -55,8 +55,10 @@ class SpanStatistics {
     struct Open {
         std::uint32_t name = 0;
         std::int64_t ts = 0;
+        std::uint32_t other = 0;  // the channel's span name before `name`
         bool open = false;
-        bool named = false;  // `name` holds the channel's last span name
+        bool named = false;        // `name` holds the channel's last span name
+        bool other_named = false;  // `other` holds the one before
     };
     // Channel ids are small and dense in practice (every writer numbers them from 1): those
     // below kDenseChannels are kept in a vector, the rest in a map.

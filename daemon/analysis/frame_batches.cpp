@@ -182,7 +182,10 @@ FrameSplitEnd read_frame_batches(const ReadBytes& read, bool threaded,
     }
     // Full batches go one way, emptied ones come back to be filled again.
     collectors::ingest::BoundedQueue<FrameBatch> full(kBatchesInFlight);
-    collectors::ingest::BoundedQueue<FrameBatch> empty(kBatchesInFlight + 1);
+    // Room for every batch there can be (the reader makes one only when none comes back: at
+    // most the full ones, the consumer's, the reader's two, and that one), so none is dropped to
+    // be made again.
+    collectors::ingest::BoundedQueue<FrameBatch> empty(kBatchesInFlight + 4);
     FrameSplitEnd split_end;
     std::thread thread([&] {
         FrameReader reader(read, chunk_bytes, [&](FrameBatch& b) {

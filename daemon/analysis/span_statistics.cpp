@@ -43,11 +43,13 @@ void SpanStatistics::annotation(const model::Annotation& a) {
         wire::Overloaded{
             [&](const model::StringAnnotation& s) { string_annotation(a.ts, s.channel, s.text); },
             [&](const model::ChannelName& c) {
-                if (c.name == "events") {
+                const bool events = c.name == "events";
+                if (events) {
                     event_channels_.insert(c.channel);
                 } else {
                     event_channels_.erase(c.channel);
                 }
+                if (Open* o = slot(c.channel, events)) o->events = events;
             },
             [&](const model::MarkerAnnotation& m) { instant(m.text, kMarker); },
             [&](const model::TextAnnotation& t) { instant(trim_end(t.text), kText); },
@@ -101,7 +103,14 @@ void SpanStatistics::open(Open* o, std::int64_t ts, std::string_view text) {
         ++open_dropped_;
         return;
     }
-    name_id(*o, text);
+    // A note on an "events" channel is mostly an instant, named in the instant table only: its
+    // name is kept until the close says which it is.
+    o->deferred = o->events;
+    if (o->deferred) {
+        o->pending.assign(span_name(text));
+    } else {
+        name_id(*o, text);
+    }
     o->ts = ts;
     o->open = true;
 }
@@ -109,15 +118,28 @@ void SpanStatistics::open(Open* o, std::int64_t ts, std::string_view text) {
 void SpanStatistics::close(Open* o, std::int32_t channel, std::int64_t ts) {
     if (o == nullptr || !o->open) return;
     o->open = false;
-    if (ts == o->ts && channel >= 0 && event_channels_.contains(channel)) {
+    const bool instant = ts == o->ts && channel >= 0 && event_channels_.contains(channel);
+    if (o->deferred) {
+        if (instant) {
+            count_instant(instant_names_.id(o->pending), kInstant);
+        } else {
+            add_span(span_names_.id(o->pending), ts - o->ts);
+        }
+        return;
+    }
+    if (instant) {
         if (o->name >= instant_of_span_.size()) instant_of_span_.resize(o->name + 1, kNoInstant);
         std::uint32_t& id = instant_of_span_[o->name];
         if (id == kNoInstant) id = instant_names_.id(span_names_.name(o->name));
         count_instant(id, kInstant);
         return;
     }
-    if (o->name >= spans_.size()) spans_.resize(o->name + 1);
-    spans_[o->name].add(ts - o->ts);
+    add_span(o->name, ts - o->ts);
+}
+
+void SpanStatistics::add_span(std::uint32_t name, std::int64_t duration) {
+    if (name >= spans_.size()) spans_.resize(name + 1);
+    spans_[name].add(duration);
 }
 
 void SpanStatistics::connection_annotation(std::int32_t connection, std::int64_t ts,

@@ -1,9 +1,11 @@
 #include "daemon/analysis/capture_analysis.hpp"
 
-#include <sys/mman.h>
+#include <fcntl.h>
 #include <unistd.h>
 
 #include <algorithm>
+#include <cerrno>
+#include <cstring>
 #include <limits>
 #include <span>
 #include <string>
@@ -21,6 +23,7 @@
 #include "protocol/apc/annotate_scan.hpp"
 #include "protocol/apc/capture_stream.hpp"
 #include "protocol/wire/overloaded.hpp"
+#include "protocol/wire/unique_fd.hpp"
 
 namespace apcgate::daemon::analysis {
 
@@ -224,30 +227,6 @@ class GatorPass {
     bool partial_ = false;  // the rebuilder holds part of an annotation
 };
 
-// The data file is mapped: the pages already read are dropped as the pass goes on, so the
-// resident memory stays what the tables need, not the capture's size.
-class ReadPagesRelease {
-  public:
-    explicit ReadPagesRelease(std::span<const std::uint8_t> bytes)
-        : bytes_(bytes), page_(static_cast<std::size_t>(::sysconf(_SC_PAGESIZE))) {}
-
-    // `consumed`: bytes at the start that nothing will read again.
-    void consumed(std::size_t consumed) {
-        if (const std::size_t done = consumed / page_ * page_; done >= released_ + kReleaseStep) {
-            // NOLINTNEXTLINE(cppcoreguidelines-pro-type-const-cast): madvise takes void*
-            ::madvise(const_cast<std::uint8_t*>(bytes_.data()) + released_, done - released_,
-                      MADV_DONTNEED);
-            released_ = done;
-        }
-    }
-
-  private:
-    static constexpr std::size_t kReleaseStep = 16u << 20;
-    std::span<const std::uint8_t> bytes_;
-    std::size_t page_;
-    std::size_t released_ = 0;
-};
-
 // How the frames ended, when not cleanly: a cut-short last frame is a loss, anything else the
 // data's error (unless the pass stopped at one already).
 void account_split_end(const FrameSplitEnd& split, const std::string& data_path, Analysis& out) {
@@ -269,14 +248,25 @@ Result<Analysis> analyse_gator(const std::filesystem::path& dir, const AnalysisO
     GatorAnalysis analysis(files->captured, read_event_infos(dir), options);
     const std::string data_path = files->data_path.string();
     GatorPass pass(analysis, data_path, out);
-    const auto bytes = files->data.bytes();
-    ReadPagesRelease release(bytes);
+    wire::UniqueFd fd(::open(files->data_path.c_str(), O_RDONLY | O_CLOEXEC));
+    if (!fd.valid())
+        return Error::at(ErrorKind::Io, std::string("cannot open: ") + std::strerror(errno))
+            .in_input(data_path);
+    ::posix_fadvise(fd.get(), 0, 0, POSIX_FADV_SEQUENTIAL);
+    const ReadBytes read = [&](std::span<std::uint8_t> into) -> Result<std::size_t> {
+        for (;;) {
+            const ssize_t n = ::read(fd.get(), into.data(), into.size());
+            if (n >= 0) return static_cast<std::size_t>(n);
+            if (errno != EINTR)
+                return Error::at(ErrorKind::Io,
+                                 std::string("cannot read: ") + std::strerror(errno));
+        }
+    };
     const FrameSplitEnd split = read_frame_batches(
-        bytes, options.reading_thread.value_or(collectors::ingest::usable_cpus() > 1),
+        read, options.reading_thread.value_or(collectors::ingest::usable_cpus() > 1),
         [&](const FrameBatch& batch) {
             for (const FrameItem& it : batch.used())
                 if (!pass.item(it)) return false;
-            release.consumed(batch.consumed);
             return true;
         });
     account_split_end(split, data_path, out);

@@ -1,5 +1,7 @@
 #include "daemon/analysis/frame_batches.hpp"
 
+#include <algorithm>
+#include <cstring>
 #include <thread>
 #include <utility>
 
@@ -14,27 +16,47 @@ namespace {
 // batches in flight stay a few megabytes.
 constexpr std::size_t kBatchItems = 8192;
 constexpr std::size_t kBatchesInFlight = 4;
+constexpr std::size_t kSpareChunks = 2;
 
-// Splits the data and fills batches, passing each full one to `emit` (false: stop reading).
+// Reads the data in chunks, splits them into frames and fills batches, passing each full one to
+// `emit` (false: stop reading).
 class FrameReader {
   public:
-    FrameReader(std::span<const std::uint8_t> data, std::function<bool(FrameBatch&)> emit)
-        : splitter_(data), emit_(std::move(emit)) {}
+    FrameReader(const ReadBytes& read, std::size_t chunk_bytes,
+                std::function<bool(FrameBatch&)> emit)
+        : read_(read), chunk_bytes_(chunk_bytes), emit_(std::move(emit)) {}
 
     void run() {
+        while (!stopped_ && read_chunk()) {
+            apc::CaptureSplitter splitter({chunk_->bytes.get(), chunk_->size}, chunk_offset_);
+            split(splitter);
+            if (stopped_) break;
+            if (batch_.size > 0) flush();  // a batch's items point into one chunk
+            if (splitter.end() == apc::StreamEnd::Truncated && !at_end_) {
+                carried_ = splitter.consumed();  // the next frame goes on in the next chunk
+                continue;
+            }
+            carried_ = chunk_->size;
+            if (splitter.end() != apc::StreamEnd::Clean) {
+                end_ = {splitter.end(), splitter.error()};
+                break;
+            }
+        }
+    }
+    [[nodiscard]] const FrameSplitEnd& split_end() const { return end_; }
+
+  private:
+    // The frames of the current chunk into batches.
+    void split(apc::CaptureSplitter& splitter) {
         while (!stopped_) {
-            const std::size_t frame_start = splitter_.consumed();
-            auto raw = splitter_.next();
+            auto raw = splitter.next();
             if (!raw) break;
-            frame_start_ = frame_start;
             if (apc::frame_type_of(raw->body) == apc::FrameType::Annotate) {
                 const bool scanned = apc::scan_annotate_frame(
-                    raw->body, raw->body_offset, [&](const apc::AnnotateView& v) { message(v); });
+                    raw->body, raw->body_offset,
+                    [&](const apc::AnnotateView& v) __attribute__((always_inline)) { message(v); });
                 if (stopped_) break;
-                if (scanned) {
-                    finish_frame();
-                    continue;
-                }
+                if (scanned) continue;
                 // The messages before the problem are in; the consumer decodes the frame
                 // again to say where and why it does not decode.
             }
@@ -43,19 +65,63 @@ class FrameReader {
             f.offset = raw->body_offset;
             f.bytes = raw->body;
             add(f);
-            finish_frame();
-        }
-        if (!stopped_ && batch_.size > 0) {
-            batch_.consumed = splitter_.consumed();
-            flush();
         }
     }
-    [[nodiscard]] FrameSplitEnd split_end() const { return {splitter_.end(), splitter_.error()}; }
 
-  private:
-    void message(const apc::AnnotateView& v) {
+    // The next chunk: what the last one left of a frame, then as much as fits. False at the
+    // end of the data (or at a read error: end_ says so).
+    bool read_chunk() {
+        std::size_t left = 0;
+        std::size_t need = chunk_bytes_;
+        if (chunk_) {
+            left = chunk_->size - carried_;
+            // A frame longer than a chunk: room for all of it (its length has been checked).
+            if (left >= 4) {
+                const std::uint8_t* p = chunk_->bytes.get() + carried_;
+                const std::uint32_t length =
+                    p[0] | (p[1] << 8) | (p[2] << 16) | (static_cast<std::uint32_t>(p[3]) << 24);
+                need = std::max<std::size_t>(need, std::size_t{4} + length);
+            }
+        }
+        std::shared_ptr<FrameChunk> next = spare_chunk(need);
+        if (left > 0) std::memcpy(next->bytes.get(), chunk_->bytes.get() + carried_, left);
+        next->size = left;
+        if (chunk_ && chunk_.use_count() == 1 && spare_.size() < kSpareChunks)
+            spare_.push_back(std::move(chunk_));  // no batch points into it (one thread)
+        chunk_offset_ += carried_;
+        chunk_ = std::move(next);
+        while (!at_end_ && chunk_->size < chunk_->capacity) {
+            auto n = read_({chunk_->bytes.get() + chunk_->size, chunk_->capacity - chunk_->size});
+            if (!n) {
+                end_ = {apc::StreamEnd::Corrupt, std::move(n).take_error()};
+                return false;
+            }
+            if (*n == 0) at_end_ = true;
+            chunk_->size += *n;
+        }
+        return chunk_->size > 0;
+    }
+
+    // A chunk of at least `capacity` bytes that no batch points into: a spare one when there is.
+    std::shared_ptr<FrameChunk> spare_chunk(std::size_t capacity) {
+        while (!spare_.empty()) {
+            std::shared_ptr<FrameChunk> c = std::move(spare_.back());
+            spare_.pop_back();
+            if (c->capacity >= capacity) return c;
+        }
+        auto c = std::make_shared<FrameChunk>();
+        c->bytes.reset(new std::uint8_t[capacity]);  // NOLINT(*-owning-memory): not zeroed
+        c->capacity = capacity;
+        return c;
+    }
+
+    // Inlined into the scan, so the view's fields stay in registers: read back from the stack
+    // in wider loads than they were stored with, they stalled the reading once per message.
+    [[gnu::always_inline]] void message(const apc::AnnotateView& v) {
         if (stopped_) return;
-        FrameItem m;
+        // Filled in place: an item built aside and copied in was read back before its fields'
+        // stores had landed, a stall per message.
+        FrameItem& m = next_item();
         m.core = v.core;
         m.tid = v.tid;
         m.ts = v.ts;
@@ -66,52 +132,63 @@ class FrameReader {
             m.channel = s->channel;
         } else {
             m.kind = FrameItem::Kind::Message;
+            m.channel = 0;
         }
-        add(m);
-        // A frame of many messages is handed over in parts: the items still to come lie behind
-        // the frame's start.
-        if (batch_.size == kBatchItems) {
-            batch_.consumed = frame_start_;
-            flush();
-        }
+        // A frame of many messages is handed over in parts.
+        if (batch_.size == kBatchItems) flush();
+    }
+    FrameItem& next_item() {
+        if (batch_.items.size() < kBatchItems) batch_.items.resize(kBatchItems);
+        return batch_.items[batch_.size++];
     }
     void add(const FrameItem& item) {
-        if (batch_.items.size() < kBatchItems) batch_.items.resize(kBatchItems);
-        batch_.items[batch_.size++] = item;
-    }
-    void finish_frame() {
-        if (batch_.size == kBatchItems) {
-            batch_.consumed = splitter_.consumed();
-            flush();
-        }
+        next_item() = item;
+        if (batch_.size == kBatchItems) flush();
     }
     void flush() {
+        batch_.chunk = chunk_;
         if (!emit_(batch_)) stopped_ = true;
         batch_.size = 0;
+        // The batch handed back: its chunk is spare once no other batch points into it.
+        if (batch_.chunk && batch_.chunk != chunk_ && batch_.chunk.use_count() == 1 &&
+            spare_.size() < kSpareChunks) {
+            spare_.push_back(std::move(batch_.chunk));
+        }
+        batch_.chunk.reset();
     }
 
-    apc::CaptureSplitter splitter_;
+    const ReadBytes& read_;
+    std::size_t chunk_bytes_;
     std::function<bool(FrameBatch&)> emit_;
     FrameBatch batch_;
-    std::size_t frame_start_ = 0;
+    std::shared_ptr<FrameChunk> chunk_;
+    std::vector<std::shared_ptr<FrameChunk>> spare_;
+    std::uint64_t chunk_offset_ = 0;  // of the chunk's first byte in the file
+    std::size_t carried_ = 0;         // bytes of the chunk read into frames
+    bool at_end_ = false;
+    FrameSplitEnd end_;
     bool stopped_ = false;
 };
 
 }  // namespace
 
-FrameSplitEnd read_frame_batches(std::span<const std::uint8_t> data, bool threaded,
-                                 const std::function<bool(const FrameBatch&)>& consume) {
+FrameSplitEnd read_frame_batches(const ReadBytes& read, bool threaded,
+                                 const std::function<bool(const FrameBatch&)>& consume,
+                                 std::size_t chunk_bytes) {
     if (!threaded) {
-        FrameReader reader(data, [&](FrameBatch& b) { return consume(b); });
+        FrameReader reader(read, chunk_bytes, [&](FrameBatch& b) { return consume(b); });
         reader.run();
         return reader.split_end();
     }
     // Full batches go one way, emptied ones come back to be filled again.
     collectors::ingest::BoundedQueue<FrameBatch> full(kBatchesInFlight);
-    collectors::ingest::BoundedQueue<FrameBatch> empty(kBatchesInFlight + 1);
+    // Room for every batch there can be (the reader makes one only when none comes back: at
+    // most the full ones, the consumer's, the reader's two, and that one), so none is dropped to
+    // be made again.
+    collectors::ingest::BoundedQueue<FrameBatch> empty(kBatchesInFlight + 4);
     FrameSplitEnd split_end;
     std::thread thread([&] {
-        FrameReader reader(data, [&](FrameBatch& b) {
+        FrameReader reader(read, chunk_bytes, [&](FrameBatch& b) {
             FrameBatch next;
             if (auto recycled = empty.try_pop()) next = std::move(*recycled);
             next.size = 0;

@@ -1,6 +1,7 @@
 #include "daemon/analysis/span_statistics.hpp"
 
 #include <algorithm>
+#include <utility>
 
 #include "protocol/wire/overloaded.hpp"
 
@@ -42,11 +43,13 @@ void SpanStatistics::annotation(const model::Annotation& a) {
         wire::Overloaded{
             [&](const model::StringAnnotation& s) { string_annotation(a.ts, s.channel, s.text); },
             [&](const model::ChannelName& c) {
-                if (c.name == "events") {
+                const bool events = c.name == "events";
+                if (events) {
                     event_channels_.insert(c.channel);
                 } else {
                     event_channels_.erase(c.channel);
                 }
+                if (Open* o = slot(c.channel, events)) o->events = events;
             },
             [&](const model::MarkerAnnotation& m) { instant(m.text, kMarker); },
             [&](const model::TextAnnotation& t) { instant(trim_end(t.text), kText); },
@@ -77,11 +80,20 @@ static bool same_name(std::string_view a, std::string_view b) {
     return true;
 }
 
-// A channel mostly carries the same span again and again (a call depth of a loop): its last
-// name is compared before the table is asked.
+// A channel mostly carries the same span again and again (a call depth of a loop), or two in
+// turn (a recursion's call and its base case at the same depth): its last two names are
+// compared before the table is asked.
 std::uint32_t SpanStatistics::name_id(Open& o, std::string_view text) {
     const std::string_view name = span_name(text);
     if (o.named && same_name(span_names_.name(o.name), name)) return o.name;
+    if (o.other_named && same_name(span_names_.name(o.other), name)) {
+        std::swap(o.name, o.other);
+        return o.name;
+    }
+    if (o.named) {
+        o.other = o.name;
+        o.other_named = true;
+    }
     o.named = true;
     return o.name = span_names_.id(name);
 }
@@ -91,7 +103,14 @@ void SpanStatistics::open(Open* o, std::int64_t ts, std::string_view text) {
         ++open_dropped_;
         return;
     }
-    name_id(*o, text);
+    // A note on an "events" channel is mostly an instant, named in the instant table only: its
+    // name is kept until the close says which it is.
+    o->deferred = o->events;
+    if (o->deferred) {
+        o->pending.assign(span_name(text));
+    } else {
+        name_id(*o, text);
+    }
     o->ts = ts;
     o->open = true;
 }
@@ -99,15 +118,28 @@ void SpanStatistics::open(Open* o, std::int64_t ts, std::string_view text) {
 void SpanStatistics::close(Open* o, std::int32_t channel, std::int64_t ts) {
     if (o == nullptr || !o->open) return;
     o->open = false;
-    if (ts == o->ts && channel >= 0 && event_channels_.contains(channel)) {
+    const bool instant = ts == o->ts && channel >= 0 && event_channels_.contains(channel);
+    if (o->deferred) {
+        if (instant) {
+            count_instant(instant_names_.id(o->pending), kInstant);
+        } else {
+            add_span(span_names_.id(o->pending), ts - o->ts);
+        }
+        return;
+    }
+    if (instant) {
         if (o->name >= instant_of_span_.size()) instant_of_span_.resize(o->name + 1, kNoInstant);
         std::uint32_t& id = instant_of_span_[o->name];
         if (id == kNoInstant) id = instant_names_.id(span_names_.name(o->name));
         count_instant(id, kInstant);
         return;
     }
-    if (o->name >= spans_.size()) spans_.resize(o->name + 1);
-    spans_[o->name].add(ts - o->ts);
+    add_span(o->name, ts - o->ts);
+}
+
+void SpanStatistics::add_span(std::uint32_t name, std::int64_t duration) {
+    if (name >= spans_.size()) spans_.resize(name + 1);
+    spans_[name].add(duration);
 }
 
 void SpanStatistics::connection_annotation(std::int32_t connection, std::int64_t ts,
@@ -149,6 +181,17 @@ void SpanStatistics::finish(std::int64_t end_ts) {
 }
 
 void SpanStatistics::fill(Report& r) const {
+    // Reserved ahead: a capture may have tens of thousands of names, and moving their rows at
+    // every growth of the vectors is most of this.
+    std::size_t instants = 0;
+    for (const auto& counts : instants_)
+        instants += static_cast<std::size_t>(
+            std::count_if(counts.begin(), counts.end(), [](std::uint64_t n) { return n > 0; }));
+    r.instants.reserve(r.instants.size() + instants);
+    r.spans.reserve(r.spans.size() +
+                    static_cast<std::size_t>(
+                        std::count_if(spans_.begin(), spans_.end(),
+                                      [](const DurationHistogram& h) { return h.count() > 0; })));
     for (std::size_t id = 0; id < spans_.size(); ++id) {
         const DurationHistogram& h = spans_[id];
         if (h.count() == 0) continue;

@@ -55,8 +55,13 @@ class SpanStatistics {
     struct Open {
         std::uint32_t name = 0;
         std::int64_t ts = 0;
+        std::uint32_t other = 0;  // the channel's span name before `name`
         bool open = false;
-        bool named = false;  // `name` holds the channel's last span name
+        bool named = false;        // `name` holds the channel's last span name
+        bool other_named = false;  // `other` holds the one before
+        bool events = false;       // a channel named "events"
+        bool deferred = false;     // the open span's name is `pending`, not `name`
+        std::string pending;
     };
     // Channel ids are small and dense in practice (every writer numbers them from 1): those
     // below kDenseChannels are kept in a vector, the rest in a map.
@@ -66,6 +71,7 @@ class SpanStatistics {
     void open(Open* o, std::int64_t ts, std::string_view text);
     // `channel`: the capture's channel id, for instants on "events" channels (-1: none).
     void close(Open* o, std::int32_t channel, std::int64_t ts);
+    void add_span(std::uint32_t name, std::int64_t duration);
     void instant(std::string_view text, int kind) { count_instant(instant_names_.id(text), kind); }
     void count_instant(std::uint32_t id, int kind);
 

@@ -9,6 +9,7 @@
 //   UTF-8 String     0x1C 0x06 channel:i32 len:i16 utf8[len]      (no colour: utf8[0] != 0x1B)
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <span>
@@ -31,6 +32,67 @@ struct AnnotateView {
 // The frame code of a frame body; nullopt when it does not decode.
 std::optional<FrameType> frame_type_of(std::span<const std::uint8_t> body);
 
+namespace detail {
+
+// The longest message header read without the checked reader: core, tid and size of up to 5
+// bytes each, the timestamp of up to 9.
+inline constexpr std::ptrdiff_t kLongestFastHeader = 5 + 5 + 9 + 5;
+
+// A packed integer of at most `max_bytes` bytes, all of them readable, as ByteReader::packed64
+// reads it; false when it is longer.
+inline bool packed_unchecked(const std::uint8_t*& p, unsigned max_bytes, std::int64_t& out) {
+    std::uint64_t value = 0;
+    unsigned shift = 0;
+    for (unsigned i = 0; i < max_bytes; ++i) {
+        const std::uint8_t b = p[i];
+        value |= static_cast<std::uint64_t>(b & 0x7f) << shift;
+        shift += 7;
+        if ((b & 0x80) == 0) {
+            if ((b & 0x40) != 0) value |= ~std::uint64_t{0} << shift;  // sign
+            p += i + 1;
+            out = static_cast<std::int64_t>(value);
+            return true;
+        }
+    }
+    return false;
+}
+
+inline bool packed32_unchecked(const std::uint8_t*& p, std::int32_t& out) {
+    std::int64_t v = 0;
+    if (!packed_unchecked(p, 5, v) || v < INT32_MIN || v > INT32_MAX) return false;
+    out = static_cast<std::int32_t>(v);
+    return true;
+}
+
+// The messages from `pos` on whose header lies wholly inside the body, read without a bounds
+// check per byte: a reader of millions of annotations spends most of its time here. Stops at the
+// first message it cannot read so (near the end of the body, a value out of range, a size past
+// the end) and returns its position: the checked reader reads the rest the same way, or says
+// why it does not decode.
+template <typename Each>
+std::size_t scan_messages_unchecked(std::span<const std::uint8_t> body, std::size_t pos,
+                                    std::uint64_t file_offset, Each& each) {
+    const std::uint8_t* const begin = body.data();
+    const std::uint8_t* const end = begin + body.size();
+    const std::uint8_t* p = begin + pos;
+    while (end - p >= kLongestFastHeader) {
+        const std::uint8_t* q = p;
+        AnnotateView v;
+        std::int32_t size = 0;
+        if (!packed32_unchecked(q, v.core) || !packed32_unchecked(q, v.tid) ||
+            !packed_unchecked(q, 9, v.ts) || !packed32_unchecked(q, size) || size < 0 ||
+            size > end - q)
+            break;
+        v.offset = file_offset + static_cast<std::uint64_t>(p - begin);
+        v.bytes = {q, static_cast<std::size_t>(size)};
+        each(v);
+        p = q + size;
+    }
+    return static_cast<std::size_t>(p - begin);
+}
+
+}  // namespace detail
+
 // Calls `each(const AnnotateView&)` for every message of an Annotate frame body, in order. Returns
 // false when the body does not decode (the caller then decodes it with decode_frame, which says
 // why); messages before the problem have been seen.
@@ -40,6 +102,7 @@ bool scan_annotate_frame(std::span<const std::uint8_t> body, std::uint64_t file_
     wire::ByteReader r(body, wire::Endian::Little, file_offset);
     if (r.packed32("frame code") != static_cast<std::int32_t>(FrameType::Annotate) || !r.ok())
         return false;
+    r.seek(detail::scan_messages_unchecked(body, r.pos(), file_offset, each));
     while (r.ok() && !r.at_end()) {
         AnnotateView v;
         v.offset = r.offset();

@@ -3,13 +3,19 @@
 // data, exactly as reading on one thread does, with many batches in flight (a capture of several
 // thousand annotations, string spans and other annotations mixed), when the data is cut short,
 // and when the analysis stops early at corrupt data (it must not hang waiting for the reader).
+// The data file is read in chunks of whole frames: the frames and messages read, and where and
+// why the frames stop, must not depend on where the chunks' boundaries fall or on how much each
+// read() returns.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <cstring>
 #include <fstream>
 #include <iterator>
 #include <nlohmann/json.hpp>
 
 #include "daemon/analysis/capture_analysis.hpp"
+#include "daemon/analysis/frame_batches.hpp"
 #include "daemon/analysis/report_output.hpp"
 #include "daemon_process.hpp"
 #include "synthetic_capture.hpp"
@@ -94,6 +100,60 @@ TEST(ReportReading, ThreadedReadingOfCutAndCorruptDataMatchesInline) {
     }
     // Some of the flipped bytes make the data corrupt, so the analysis stops early.
     EXPECT_GT(errors, 0);
+}
+
+// Every item read_frame_batches hands over, and how the frames ended, as text: `bytes` read
+// `piece` bytes per read() at most, in chunks of `chunk` bytes.
+std::string items_of(const std::string& bytes, std::size_t chunk, std::size_t piece,
+                     bool threaded) {
+    std::size_t pos = 0;
+    const daemon::analysis::ReadBytes read =
+        [&](std::span<std::uint8_t> into) -> Result<std::size_t> {
+        const std::size_t n = std::min({into.size(), piece, bytes.size() - pos});
+        std::memcpy(into.data(), bytes.data() + pos, n);
+        pos += n;
+        return n;
+    };
+    std::string out;
+    const auto end = daemon::analysis::read_frame_batches(
+        read, threaded,
+        [&](const daemon::analysis::FrameBatch& batch) {
+            for (const auto& it : batch.used()) {
+                out += std::to_string(static_cast<int>(it.kind)) + " " + std::to_string(it.offset) +
+                       " " + std::to_string(it.core) + " " + std::to_string(it.tid) + " " +
+                       std::to_string(it.ts) + " " + std::to_string(it.channel) + " " +
+                       std::string(reinterpret_cast<const char*>(it.bytes.data()),  // NOLINT
+                                   it.bytes.size()) +
+                       "\n";
+            }
+            return true;
+        },
+        chunk);
+    out += std::string("end ") + apc::to_string(end.end) + " " +
+           (end.error ? end.error->to_string() : "");
+    return out;
+}
+
+TEST(ReportReading, ChunkBoundariesAndShortReadsChangeNothing) {
+    const fs::path capture = mixed_capture(temp_dir("reading-chunks"));
+    const std::string original = read_bytes(capture / "0000000000");
+    ASSERT_GT(original.size(), 100000u);
+    for (int variant = 0; variant < 3; ++variant) {
+        std::string bytes = original;
+        if (variant == 1) bytes.resize(original.size() * 2 / 3);  // cut short
+        if (variant == 2) bytes[original.size() / 2] ^= static_cast<char>(0xff);
+        // One chunk holds it all: the frames as one pass over the whole file reads them.
+        const std::string whole = items_of(bytes, bytes.size() + 1, bytes.size(), false);
+        ASSERT_GT(whole.size(), bytes.size()) << variant;
+        for (const std::size_t chunk : {std::size_t{100}, std::size_t{4093}, std::size_t{65536}}) {
+            for (const std::size_t piece : {std::size_t{7}, std::size_t{1} << 20}) {
+                EXPECT_EQ(items_of(bytes, chunk, piece, false), whole)
+                    << "variant " << variant << ", chunk " << chunk << ", piece " << piece;
+                EXPECT_EQ(items_of(bytes, chunk, piece, true), whole)
+                    << "variant " << variant << ", chunk " << chunk << ", piece " << piece;
+            }
+        }
+    }
 }
 
 }  // namespace

@@ -85,6 +85,31 @@ TEST(SpanStatistics, ZeroLengthNotesOnEventsChannelsAreInstants) {
                                                                    {"text", "log line"}}));
 }
 
+TEST(SpanStatistics, NotesOnEventsChannelsThatLastAreSpans) {
+    SpanStatistics s;
+    s.annotation(channel_name(7, "events"));
+    s.annotation(text_on(10, 7, "long [1]"));
+    s.annotation(text_on(40, 7, "short"));  // long: 30
+    s.annotation(text_on(40, 7, ""));       // short: zero length, an instant
+    s.annotation(text_on(50, 7, "open"));   // closed at the end: 50
+    s.annotation(text_on(60, 8, "long [2]"));
+    s.annotation(channel_name(8, "events"));  // named after its span opened
+    s.annotation(text_on(60, 8, ""));         // zero length on an "events" channel: an instant
+    s.finish(100);
+    Report r;
+    s.fill(r);
+    ASSERT_EQ(r.spans.size(), 2u);
+    EXPECT_EQ(r.spans[0].name, "open");
+    EXPECT_EQ(r.spans[0].total_ns, 50);
+    EXPECT_EQ(r.spans[1].name, "long");
+    EXPECT_EQ(r.spans[1].total_ns, 30);
+    ASSERT_EQ(r.instants.size(), 2u);
+    EXPECT_EQ(r.instants[0].name, "long");
+    EXPECT_EQ(r.instants[1].name, "short");
+    EXPECT_EQ(r.instants[1].kind, "instant");
+    EXPECT_EQ(r.losses[AnalysisStat::SpansOpenAtEnd], 1u);
+}
+
 TEST(SpanStatistics, SpansOpenAtTheEndCloseAtTheLastTimestampAndAreCounted) {
     SpanStatistics s;
     s.annotation(text_on(100, 1, "open"));

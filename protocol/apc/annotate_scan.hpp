@@ -18,6 +18,7 @@
 #include "protocol/apc/annotation_bytes.hpp"
 #include "protocol/apc/encoder.hpp"
 #include "protocol/wire/byte_reader.hpp"
+#include "protocol/wire/packed_unchecked.hpp"
 
 namespace apcgate::apc {
 
@@ -38,28 +39,9 @@ namespace detail {
 // bytes each, the timestamp of up to 9.
 inline constexpr std::ptrdiff_t kLongestFastHeader = 5 + 5 + 9 + 5;
 
-// A packed integer of at most `max_bytes` bytes, all of them readable, as ByteReader::packed64
-// reads it; false when it is longer.
-inline bool packed_unchecked(const std::uint8_t*& p, unsigned max_bytes, std::int64_t& out) {
-    std::uint64_t value = 0;
-    unsigned shift = 0;
-    for (unsigned i = 0; i < max_bytes; ++i) {
-        const std::uint8_t b = p[i];
-        value |= static_cast<std::uint64_t>(b & 0x7f) << shift;
-        shift += 7;
-        if ((b & 0x80) == 0) {
-            if ((b & 0x40) != 0) value |= ~std::uint64_t{0} << shift;  // sign
-            p += i + 1;
-            out = static_cast<std::int64_t>(value);
-            return true;
-        }
-    }
-    return false;
-}
-
 inline bool packed32_unchecked(const std::uint8_t*& p, std::int32_t& out) {
     std::int64_t v = 0;
-    if (!packed_unchecked(p, 5, v) || v < INT32_MIN || v > INT32_MAX) return false;
+    if (!wire::packed_unchecked(p, 5, v) || v < INT32_MIN || v > INT32_MAX) return false;
     out = static_cast<std::int32_t>(v);
     return true;
 }
@@ -80,7 +62,7 @@ std::size_t scan_messages_unchecked(std::span<const std::uint8_t> body, std::siz
         AnnotateView v;
         std::int32_t size = 0;
         if (!packed32_unchecked(q, v.core) || !packed32_unchecked(q, v.tid) ||
-            !packed_unchecked(q, 9, v.ts) || !packed32_unchecked(q, size) || size < 0 ||
+            !wire::packed_unchecked(q, 9, v.ts) || !packed32_unchecked(q, size) || size < 0 ||
             size > end - q)
             break;
         v.offset = file_offset + static_cast<std::uint64_t>(p - begin);

@@ -3,6 +3,7 @@
 #include <string>
 
 #include "protocol/wire/fixed_load.hpp"
+#include "protocol/wire/packed_unchecked.hpp"
 
 namespace apcgate::wire {
 
@@ -85,17 +86,10 @@ std::int64_t ByteReader::packed64(std::string_view field) {
     // The 10th byte's overflow rule, and every failure, is the general loop's below.
     if (data_.size() - pos_ >= 10) {
         const std::uint8_t* p = data_.data() + pos_;
-        std::uint64_t value = 0;
-        unsigned shift = 0;
-        for (std::size_t i = 0; i < 9; ++i) {
-            const std::uint8_t b = p[i];
-            value |= static_cast<std::uint64_t>(b & 0x7f) << shift;
-            shift += 7;
-            if ((b & 0x80) == 0) {
-                if ((b & 0x40) != 0) value |= ~std::uint64_t{0} << shift;  // sign
-                pos_ += i + 1;
-                return static_cast<std::int64_t>(value);
-            }
+        std::int64_t value = 0;
+        if (packed_unchecked(p, 9, value)) {
+            pos_ = static_cast<std::size_t>(p - data_.data());
+            return value;
         }
     }
     const std::size_t start = pos_;

@@ -28,6 +28,7 @@
 
 #include "collectors/barman/barman_source.hpp"
 #include "protocol/apc/encoder.hpp"
+#include "protocol/wire/fixed_load.hpp"
 #include "tests/bench/barman_bench_store.hpp"
 
 namespace apcgate::barman_bench {
@@ -40,15 +41,12 @@ constexpr std::uint32_t kMaxCores = 8;
 constexpr std::uint32_t kMaxPmu = 8;
 constexpr std::size_t kMaxText = 64;
 
+// The inputs are little-endian, as the machines that write them.
 std::uint32_t u32(const std::uint8_t* p) {
-    std::uint32_t v;
-    std::memcpy(&v, p, 4);
-    return v;
+    return wire::load_u32(p, wire::Endian::Little);
 }
 std::uint64_t u64(const std::uint8_t* p) {
-    std::uint64_t v;
-    std::memcpy(&v, p, 8);
-    return v;
+    return wire::load_u64(p, wire::Endian::Little);
 }
 
 // The protocol's packed integers (signed LEB128).

@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "collectors/xray/function_names.hpp"
+#include "protocol/wire/fixed_load.hpp"
 #include "tests/bench/xray_bench_log.hpp"
 
 namespace apcgate::xray_bench {
@@ -35,15 +36,12 @@ constexpr std::size_t kFrameCap = 256u << 10;
 constexpr std::size_t kMaxMessage = 64;  // header (at most 23 bytes), 8 fixed, a name's 32
 constexpr std::uint32_t kMaxDepth = 128;
 
+// The inputs are little-endian, as the machines that write them.
 std::uint32_t u32(const std::uint8_t* p) {
-    std::uint32_t v;
-    std::memcpy(&v, p, 4);
-    return v;
+    return wire::load_u32(p, wire::Endian::Little);
 }
 std::uint64_t u64(const std::uint8_t* p) {
-    std::uint64_t v;
-    std::memcpy(&v, p, 8);
-    return v;
+    return wire::load_u64(p, wire::Endian::Little);
 }
 
 struct Call {

@@ -44,13 +44,13 @@ Error oversized_block(const Block& b) {
     return e;
 }
 
-std::uint32_t type_of(const RecordRef& r) {
+std::string_view kind_of(const RecordRef& r) {
     return std::visit(
         [](const auto& v) {
             if constexpr (std::is_pointer_v<std::decay_t<decltype(v)>>)
-                return v->header.type;
+                return kind::of_type(v->header.type);
             else
-                return v.header.type;
+                return kind::of_type(v.header.type);
         },
         r);
 }
@@ -75,7 +75,7 @@ struct BarmanSource::Capture {
     BlockReader reader;
     EventOrder order;
     BarmanStatistics reported;  // what add_statistics() has added to the report so far
-    KindTally tally;            // records counted since the last poll()
+    ingest::KindTally tally;    // records counted since the last poll()
     bool done = false;
 };
 
@@ -233,7 +233,7 @@ PollResult BarmanSource::poll(model::Nanos /*now*/, std::vector<model::Event>& o
             report_.bad_record(std::move(e));
             continue;
         }
-        c.tally.read(type_of(*record));
+        c.tally.read(kind_of(*record));
         c.mapper.map(*record, block.file_offset, fresh, report_, c.tally);
         c.order.add_record(c.mapper.last_ts());
     }

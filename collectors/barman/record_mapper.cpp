@@ -81,17 +81,17 @@ RecordMapper::CoreState* RecordMapper::core_state(std::uint32_t core) {
 
 void RecordMapper::map(const RecordRef& record, std::uint64_t file_offset,
                        std::vector<model::Event>& out, ingest::IngestReport& report,
-                       KindTally& tally) {
+                       ingest::KindTally& tally) {
     std::visit(
         [&](const auto& r) {
             using T = std::decay_t<decltype(r)>;
             bool mapped = false;
-            std::uint32_t type = 0;
+            std::string_view kind;
             if constexpr (std::is_same_v<T, const SampleRecord*>) {
-                type = r->header.type;
+                kind = kind::of_type(r->header.type);
                 mapped = map_sample(*r, file_offset, out, report);
             } else {
-                type = r.header.type;
+                kind = kind::of_type(r.header.type);
                 const model::Nanos ts = timeline(r.header.timestamp);
                 const auto core = static_cast<std::int32_t>(r.header.core);
                 if constexpr (std::is_same_v<T, TaskSwitchRecord>) {
@@ -122,9 +122,9 @@ void RecordMapper::map(const RecordRef& record, std::uint64_t file_offset,
                 }
             }
             if (mapped)
-                tally.mapped(type);
+                tally.mapped(kind);
             else
-                tally.skipped(type);
+                tally.skipped(kind);
         },
         record);
 }

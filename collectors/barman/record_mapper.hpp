@@ -27,10 +27,10 @@
 #include "collectors/barman/counter_plan.hpp"
 #include "collectors/barman/header.hpp"
 #include "collectors/barman/image_map.hpp"
-#include "collectors/barman/kind_tally.hpp"
 #include "collectors/barman/records.hpp"
 #include "collectors/barman/series_resolver.hpp"
 #include "collectors/ingest/ingest_report.hpp"
+#include "collectors/ingest/kind_tally.hpp"
 #include "protocol/model/counter_catalog.hpp"
 
 namespace apcgate::collectors::barman {
@@ -46,7 +46,7 @@ class RecordMapper {
     // Appends the record's events; counts it as mapped or skipped in `tally`, and its problems
     // in `report`.
     void map(const RecordRef& record, std::uint64_t file_offset, std::vector<model::Event>& out,
-             ingest::IngestReport& report, KindTally& tally);
+             ingest::IngestReport& report, ingest::KindTally& tally);
     // The timeline timestamp of the last record mapped.
     [[nodiscard]] model::Nanos last_ts() const { return last_ts_; }
 

@@ -32,22 +32,6 @@ ItemKind kind_of(EventType t) {
 
 }  // namespace
 
-KindTally::Entry& KindTally::at(std::string_view kind) {
-    for (auto& e : entries_)
-        if (e.kind.data() == kind.data()) return e;
-    entries_.push_back({kind, {}});
-    return entries_.back();
-}
-
-void KindTally::flush(ingest::IngestReport& report) {
-    for (auto& e : entries_) {
-        if (e.stats.read > 0) report.read(e.kind, e.stats.read);
-        if (e.stats.mapped > 0) report.mapped(e.kind, e.stats.mapped);
-        if (e.stats.skipped > 0) report.skipped(e.kind, e.stats.skipped);
-        e.stats = {};
-    }
-}
-
 ItemBuilder::ItemBuilder(const ArchiveIndex& index, KoidMap& koids, ingest::IngestReport& report)
     : index_(index), report_(report), koids_(koids) {
     labels_.pointer = [this](std::uint64_t p) { return tables_ ? tables_->object(p) : kNoLabel; };

@@ -14,27 +14,9 @@
 #include "collectors/fxt/text.hpp"
 #include "collectors/fxt/tokenizer.hpp"
 #include "collectors/ingest/ingest_report.hpp"
+#include "collectors/ingest/kind_tally.hpp"
 
 namespace apcgate::collectors::fxt {
-
-// Counts per record kind, added to the report in one go: the report's map lookups per record
-// were a visible share of the read. Kinds are the constants of record_kinds.hpp, so one kind is
-// always the same characters: a pointer compare finds it.
-class KindTally {
-  public:
-    void read(std::string_view kind) { ++at(kind).stats.read; }
-    void mapped(std::string_view kind) { ++at(kind).stats.mapped; }
-    void skipped(std::string_view kind) { ++at(kind).stats.skipped; }
-    void flush(ingest::IngestReport& report);
-
-  private:
-    struct Entry {
-        std::string_view kind;
-        ingest::RecordStats stats;
-    };
-    Entry& at(std::string_view kind);
-    std::vector<Entry> entries_;
-};
 
 class ItemBuilder {
   public:
@@ -68,7 +50,7 @@ class ItemBuilder {
 
     const ArchiveIndex& index_;
     ingest::IngestReport& report_;
-    KindTally tally_;
+    ingest::KindTally tally_;
     KoidMap& koids_;
     const ProviderTables* tables_ = nullptr;  // of the record being built, for value labels
     ValueLabels labels_;

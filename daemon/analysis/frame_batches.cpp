@@ -7,6 +7,7 @@
 
 #include "collectors/ingest/bounded_queue.hpp"
 #include "protocol/apc/annotate_scan.hpp"
+#include "protocol/wire/fixed_load.hpp"
 
 namespace apcgate::daemon::analysis {
 
@@ -78,8 +79,7 @@ class FrameReader {
             // A frame longer than a chunk: room for all of it (its length has been checked).
             if (left >= 4) {
                 const std::uint8_t* p = chunk_->bytes.get() + carried_;
-                const std::uint32_t length =
-                    p[0] | (p[1] << 8) | (p[2] << 16) | (static_cast<std::uint32_t>(p[3]) << 24);
+                const std::uint32_t length = wire::load_u32(p, wire::Endian::Little);
                 need = std::max<std::size_t>(need, std::size_t{4} + length);
             }
         }

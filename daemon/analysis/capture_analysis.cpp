@@ -18,6 +18,7 @@
 #include "daemon/analysis/span_statistics.hpp"
 #include "daemon/analysis/stack_profile.hpp"
 #include "daemon/analysis/timeline_accounting.hpp"
+#include "daemon/capture/apc_directory.hpp"
 #include "daemon/capture/capture_files.hpp"
 #include "daemon/capture/perf_capture_summary.hpp"
 #include "protocol/apc/annotate_scan.hpp"
@@ -239,16 +240,17 @@ void account_split_end(const FrameSplitEnd& split, const std::string& data_path,
 }
 
 Result<Analysis> analyse_gator(const std::filesystem::path& dir, const AnalysisOptions& options) {
-    auto files = open_capture_files(dir);
-    if (!files) return std::move(files).take_error();
+    // captured.xml only: the data file is read below in chunks, never mapped.
+    auto captured = read_captured(dir);
+    if (!captured) return std::move(captured).take_error();
     Analysis out;
     Report& r = out.report;
     r.capture = dir.string();
     r.framing = "gator";
-    GatorAnalysis analysis(files->captured, read_event_infos(dir), options);
-    const std::string data_path = files->data_path.string();
+    GatorAnalysis analysis(*captured, read_event_infos(dir), options);
+    const std::string data_path = (dir / kApcDataFile).string();
     GatorPass pass(analysis, data_path, out);
-    wire::UniqueFd fd(::open(files->data_path.c_str(), O_RDONLY | O_CLOEXEC));
+    wire::UniqueFd fd(::open(data_path.c_str(), O_RDONLY | O_CLOEXEC));
     if (!fd.valid())
         return Error::at(ErrorKind::Io, std::string("cannot open: ") + std::strerror(errno))
             .in_input(data_path);

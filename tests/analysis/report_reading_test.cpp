@@ -156,5 +156,17 @@ TEST(ReportReading, ChunkBoundariesAndShortReadsChangeNothing) {
     }
 }
 
+// The data file is opened by the report itself (it is read, not mapped): a capture without it
+// is an I/O error that names the file.
+TEST(ReportReading, ACaptureWithoutItsDataFileIsAnIoErrorNamingIt) {
+    const fs::path dir = temp_dir("report-no-data");
+    const fs::path capture = mixed_capture(dir);
+    fs::remove(capture / "0000000000");
+    auto analysed = daemon::analysis::analyse_capture(capture, {});
+    ASSERT_FALSE(analysed);
+    EXPECT_TRUE(analysed.error().is(ErrorKind::Io)) << analysed.error().to_string();
+    EXPECT_EQ(analysed.error().input, (capture / "0000000000").string());
+}
+
 }  // namespace
 }  // namespace apcgate::analysis_test

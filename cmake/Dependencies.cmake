@@ -16,11 +16,20 @@ find_package(CLI11 CONFIG REQUIRED)  # libcli11-dev: subcommands, --help, valida
 find_package(nlohmann_json REQUIRED)  # nlohmann-json3-dev: --json output of inspect/convert
 
 # libpfm4-dev: names hardware events and encodes them into perf_event_attr (perf collector).
+# Loaded with dlopen while it is used, not linked (collectors/pmu/libpfm.hpp says why): the
+# build takes its headers and the soname of the library the -dev package installs.
 find_path(PFM_INCLUDE_DIR perfmon/pfmlib_perf_event.h REQUIRED)
 find_library(PFM_LIBRARY pfm REQUIRED)
+get_filename_component(PFM_LIBRARY_REAL ${PFM_LIBRARY} REALPATH)
+get_filename_component(PFM_LIBRARY_REAL_NAME ${PFM_LIBRARY_REAL} NAME)
+string(REGEX MATCH "^libpfm\\.so\\.[0-9]+" PFM_SONAME "${PFM_LIBRARY_REAL_NAME}")
+if(NOT PFM_SONAME)
+  message(FATAL_ERROR "libpfm4: no soname in ${PFM_LIBRARY_REAL_NAME} (from ${PFM_LIBRARY})")
+endif()
 add_library(apcgate_pfm INTERFACE)
 target_include_directories(apcgate_pfm SYSTEM INTERFACE ${PFM_INCLUDE_DIR})
-target_link_libraries(apcgate_pfm INTERFACE ${PFM_LIBRARY})
+target_compile_definitions(apcgate_pfm INTERFACE APCGATE_LIBPFM_SONAME="${PFM_SONAME}")
+target_link_libraries(apcgate_pfm INTERFACE ${CMAKE_DL_LIBS})
 
 pkg_check_modules(LIBELF REQUIRED IMPORTED_TARGET libelf)            # libelf-dev: XRay symbols
 find_package(ZLIB REQUIRED)  # zlib1g-dev: the CRC-32 that checks a .gnu_debuglink debug file

@@ -15,7 +15,8 @@ build_packages=(
   libasio-dev libpugixml-dev libspdlog-dev libfmt-dev libcli11-dev nlohmann-json3-dev
   libpfm4-dev libelf-dev zlib1g-dev libbabeltrace2-dev libsystemd-dev
 )
-# Only what the binary links (apt brings their own dependencies), plus bash for the health check.
+# Only what the binary links (apt brings their own dependencies), plus libpfm4, which it loads
+# with dlopen while it detects PMUs (collectors/pmu/libpfm.hpp), and bash for the health check.
 runtime_packages=(
   libstdc++6 libgcc-s1 libc6
   libspdlog1.10 libfmt9 libpugixml1v5 libpfm4 libelf1 zlib1g libbabeltrace2-0 libsystemd0

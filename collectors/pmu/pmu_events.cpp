@@ -10,13 +10,13 @@ namespace apcgate::collectors::pmu {
 
 std::vector<PmuEventInfo> list_pmu_events(std::string_view pmu, std::size_t limit) {
     std::vector<PmuEventInfo> out;
-    for_each_pmu_info([&](const pfm_pmu_info_t& info) {
+    for_each_pmu_info([&](const Libpfm& lib, const pfm_pmu_info_t& info) {
         if (info.name == nullptr || pmu != info.name) return true;  // not this one: go on
-        for (int e = info.first_event; e != -1 && out.size() < limit; e = pfm_get_event_next(e)) {
+        for (int e = info.first_event; e != -1 && out.size() < limit; e = lib.get_event_next(e)) {
             pfm_event_info_t ev;
             std::memset(&ev, 0, sizeof ev);
             ev.size = sizeof ev;
-            if (pfm_get_event_info(e, PFM_OS_PERF_EVENT, &ev) != PFM_SUCCESS || ev.name == nullptr)
+            if (lib.get_event_info(e, PFM_OS_PERF_EVENT, &ev) != PFM_SUCCESS || ev.name == nullptr)
                 continue;
             const std::string spec = std::string(info.name) + "::" + ev.name;
             perf_event_attr attr;
@@ -25,7 +25,7 @@ std::vector<PmuEventInfo> list_pmu_events(std::string_view pmu, std::size_t limi
             std::memset(&arg, 0, sizeof arg);
             arg.attr = &attr;
             arg.size = sizeof arg;
-            if (pfm_get_os_event_encoding(spec.c_str(), PFM_PLM0 | PFM_PLM3, PFM_OS_PERF_EVENT,
+            if (lib.get_os_event_encoding(spec.c_str(), PFM_PLM0 | PFM_PLM3, PFM_OS_PERF_EVENT,
                                           &arg) != PFM_SUCCESS)
                 continue;
             out.push_back({ev.name, ev.desc != nullptr ? ev.desc : "", attr.type, attr.config});

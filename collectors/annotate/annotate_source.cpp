@@ -20,9 +20,8 @@ Status AnnotateSource::start(const CaptureContext& ctx) {
     }
     handover_.begin(ctx.zero_monotonic_ns);
     last_ = 0;
-    // The engine polls this source at every flush, i.e. at the live rate.
-    const int live_ms = ctx.settings.live_rate_ms > 0 ? ctx.settings.live_rate_ms : 100;
-    const CaptureBudget budget = budget_for(config_, std::int64_t{live_ms} * 1'000'000);
+    // The budgets are per poll: rates times the poll period.
+    const CaptureBudget budget = budget_for(config_, kPollPeriod);
     if (Status st = loop_->begin_capture(budget); !st) return st;
     capturing_ = true;
     return {};

@@ -23,7 +23,13 @@ class AnnotateSource final : public Source {
     // carries what it can) and starts the I/O thread.
     AnnotateSource(AnnotateConfig config, LogFn log);
 
+    // Every 10 ms, like the perf collector: the capture's merger holds every other source's
+    // events until this source's watermark passes them, so at the live rate (100 ms) a busy
+    // system's perf records would wait, a hundred thousand at a time, in memory.
+    static constexpr model::Nanos kPollPeriod = 10'000'000;
+
     [[nodiscard]] std::string_view name() const override { return "annotate"; }
+    [[nodiscard]] model::Nanos poll_period() const override { return kPollPeriod; }
     Status start(const CaptureContext& ctx) override;
     PollResult poll(model::Nanos now, std::vector<model::Event>& out) override;
     void stop(model::Nanos now, std::vector<model::Event>& out) override;

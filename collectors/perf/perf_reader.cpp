@@ -96,6 +96,14 @@ void PerfReader::run() {
             }
         }
         if (stopping) return;
+        if (!seeded_ && pending_.size() >= kUnseededRecords && !seed_arrived()) {
+            // Nothing is mapped before /proc has been read (seed()): past this many records the
+            // rest wait in the rings, kernel memory, rather than here.
+            ++stats_[PerfStat::DrainsDeferred];
+            pollfd p{stop_fd_.get(), POLLIN, 0};
+            if (::poll(&p, 1, 5) > 0) return;
+            continue;
+        }
         if (queued_.load(std::memory_order_relaxed) >= config_.queue_cap) {
             // poll() fell behind: leave the rings to fill (the kernel counts what it drops)
             // and wait for the stop fd only, so ring wake-ups cannot spin this loop.
@@ -109,28 +117,36 @@ void PerfReader::run() {
 }
 
 void PerfReader::drain_ring(PerfSession::Ring& ring) {
-    buf_.clear();
-    auto drained = ring.ring.drain(buf_);
-    if (!drained) {
-        Error e = std::move(drained).take_error();
-        e.input = ring.name;
-        report_.bad_record(std::move(e));
-        return;
-    }
-    stats_[PerfStat::RecordBytes] += drained->bytes;
-    RecordTokenizer tokens(buf_, drained->position);
-    while (auto raw = tokens.next()) {
-        auto rec = parser_.parse(*raw, ring.name);
-        if (!rec) {
-            report_.bad_record(std::move(rec).take_error());
-            continue;
+    // Chunk by chunk, so the copy stays small however full the ring is; as many chunks as the
+    // ring held when the drain began, so a ring filling as fast as it is read cannot hold the
+    // other rings up.
+    const std::size_t chunks = ring.ring.data_bytes() / kDrainChunkBytes + 1;
+    for (std::size_t i = 0; i < chunks; ++i) {
+        buf_.clear();
+        auto drained = ring.ring.drain(buf_, kDrainChunkBytes);
+        if (!drained) {
+            Error e = std::move(drained).take_error();
+            e.input = ring.name;
+            report_.bad_record(std::move(e));
+            return;
         }
-        normalizer_.add(std::move(rec).value(), raw->offset + kHeaderBytes, ring.name, pending_);
-    }
-    if (tokens.error()) {
-        Error e = *tokens.error();
-        e.context.push_back("the rest of this drain of " + ring.name + " was skipped");
-        report_.bad_record(std::move(e));
+        stats_[PerfStat::RecordBytes] += drained->bytes;
+        RecordTokenizer tokens(buf_, drained->position);
+        while (auto raw = tokens.next()) {
+            auto rec = parser_.parse(*raw, ring.name);
+            if (!rec) {
+                report_.bad_record(std::move(rec).take_error());
+                continue;
+            }
+            normalizer_.add(std::move(rec).value(), raw->offset + kHeaderBytes, ring.name,
+                            pending_);
+        }
+        if (tokens.error()) {
+            Error e = *tokens.error();
+            e.context.push_back("the rest of this drain of " + ring.name + " was skipped");
+            report_.bad_record(std::move(e));
+        }
+        if (!drained->more) return;
     }
 }
 
@@ -211,6 +227,9 @@ void PerfReader::drain(std::int64_t now, bool final) {
         }
         mapped_to_ = ts;
         mapper_.map(pending_[index], ts, produced_);
+        // Hand over in batches: a drain after a stall (or the first, held for /proc) can map
+        // a hundred thousand events, and one vector of them all would keep that peak's memory.
+        if (produced_.size() >= kHandOverBatch) hand_over();
     }
     pending_.swap(held_);
     const model::Nanos watermark =
@@ -219,8 +238,22 @@ void PerfReader::drain(std::int64_t now, bool final) {
     mapped_to_ = std::max(mapped_to_, final ? mapped_to_ : watermark);
     std::lock_guard lock(mutex_);
     for (auto& e : produced_) queue_.push_back(std::move(e));
+    produced_.clear();
     queued_.store(queue_.size(), std::memory_order_relaxed);
     watermark_ = std::max(watermark_, final ? mapped_to_ : watermark);
+}
+
+void PerfReader::hand_over() {
+    // The watermark stays: take() bounds it by the oldest queued event anyway.
+    std::lock_guard lock(mutex_);
+    for (auto& e : produced_) queue_.push_back(std::move(e));
+    produced_.clear();
+    queued_.store(queue_.size(), std::memory_order_relaxed);
+}
+
+bool PerfReader::seed_arrived() {
+    std::lock_guard lock(mutex_);
+    return seed_.has_value();
 }
 
 void PerfReader::seed(ProcSeed seed) {

@@ -41,7 +41,10 @@ struct ReaderConfig {
     model::Nanos margin = 10'000'000;  // how late a record may reach its ring
     std::optional<model::CounterKey> lost_key;
     std::optional<model::CounterKey> repaired_switches_key;
-    std::size_t queue_cap = std::size_t{512} * 1024;  // mapped events waiting for poll()
+    // Mapped events waiting for poll() at most before the reader leaves the rings to fill: two
+    // polls' worth (kMaxEventsPerPoll, every 10 ms). More waiting means the capture fell behind;
+    // the rings, kernel memory, hold what comes meanwhile, and the kernel counts what it drops.
+    std::size_t queue_cap = std::size_t{32} * 1024;
     LogFn log;
 };
 
@@ -64,6 +67,13 @@ struct ProcSeed {
 
 class PerfReader {
   public:
+    // Mapped events move to the queue poll() reads at least this often within a drain.
+    static constexpr std::size_t kHandOverBatch = 4096;
+    // A ring is copied out this much at a time (whole records; a record is at most 64 KiB).
+    static constexpr std::size_t kDrainChunkBytes = std::size_t{256} * 1024;
+    // Records read from the rings before /proc has been read, at most (about 1.4 MB).
+    static constexpr std::size_t kUnseededRecords = 16384;
+
     PerfReader(PerfSession& session, const LayoutTable& layouts, RecordNormalizer& normalizer,
                EventMapper& mapper, ingest::IngestReport& report, ReaderConfig config);
     ~PerfReader();
@@ -85,6 +95,8 @@ class PerfReader {
     void run();
     void drain(std::int64_t now, bool final);
     void drain_ring(PerfSession::Ring& ring);
+    void hand_over();  // moves produced_ to the queue, watermark unchanged
+    bool seed_arrived();
     void read_counters(std::int64_t now);
     void log(LogLevel level, const std::string& text) const {
         if (config_.log) config_.log(level, text);

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -75,6 +76,10 @@ class PerfSession {
                                                      LayoutTable& layouts,
                                                      RecordNormalizer& normalizer,
                                                      std::vector<std::string>& warnings);
+    ~PerfSession();
+    PerfSession(const PerfSession&) = delete;
+    PerfSession& operator=(const PerfSession&) = delete;
+
     Status enable();
     void disable();
     std::vector<Ring>& rings() { return rings_; }
@@ -98,6 +103,7 @@ class PerfSession {
     void open_counters(Opening& o, pid_t target);
 
     std::vector<PerfFd> fds_;
+    std::map<int, std::uint64_t> tracepoint_of_;  // fd -> tracepoint id, for ~PerfSession
     std::vector<Ring> rings_;
     std::vector<Group> groups_;
     bool scale_ = true;

@@ -73,6 +73,7 @@ void PerfSource::declare(model::CounterCatalog& catalog) {
         po.tracefs_root = options_.tracefs_root;
         po.opener = options_.opener;
         po.pmus = options_.pmus;
+        if (options_.capture_follows_probe) po.hold_tracepoints = &probe_held_;
         caps_ = probe_capabilities(po);
         probed_ = true;
         for (const auto& note : caps_.notes) log(LogLevel::Info, "perf: " + note);
@@ -127,6 +128,7 @@ Status PerfSource::start(const CaptureContext& ctx) {
         log(LogLevel::Warn, "perf: " + warnings[i]);
     if (warnings.size() > 8)
         log(LogLevel::Warn, "perf: ... and " + std::to_string(warnings.size() - 8) + " more");
+    release_probe_events();  // the session's own tracepoint events are open now, or never will be
     if (!session) return std::move(session).take_error().while_("opening perf events");
     c->session = std::move(session).value();
 

@@ -45,7 +45,8 @@ inline constexpr std::array<model::StatisticSpec, static_cast<std::size_t>(PerfS
          "(the timeline never steps back)"},
         {"perf_drains_deferred", Severity::Info,
          "times the reader left the ring buffers to fill because the capture fell behind taking "
-         "its events (the kernel counts what it then drops)"},
+         "its events, or /proc was still being read at the start (the kernel counts what it "
+         "then drops)"},
         {"perf_counter_reads", Severity::Info, "times the counters were read"},
         {"perf_rings_closed", Severity::Info,
          "ring buffers of followed threads that exited, no longer waited on"},

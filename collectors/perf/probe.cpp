@@ -33,12 +33,16 @@ std::optional<int> parse_int(std::string_view s) {
 class Prober {
   public:
     Prober(const ProbeOptions& o, int cpu) : o_(o), cpu_(cpu) {}
-    // 0 on success, else -errno. CPU-wide unless following (then: this process, any CPU).
+    // 0 on success, else -errno. CPU-wide unless following (then: this process, any CPU). A
+    // tracepoint's event goes to o.hold_tracepoints when that is set.
     int open(perf_event_attr a, bool cpu_wide = false) const {
         const bool per_task = o_.follow && !cpu_wide;
         const int fd = o_.opener(a, per_task ? 0 : -1, per_task ? -1 : cpu_, -1, 0);
-        if (fd >= 0) ::close(fd);
-        return fd >= 0 ? 0 : fd;
+        if (fd < 0) return fd;
+        PerfFd owned(fd);
+        if (a.type == PERF_TYPE_TRACEPOINT && o_.hold_tracepoints != nullptr)
+            o_.hold_tracepoints->push_back(std::move(owned));
+        return 0;
     }
     [[nodiscard]] int cpu() const { return o_.follow ? -1 : cpu_; }
 

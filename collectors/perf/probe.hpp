@@ -26,6 +26,11 @@ struct ProbeOptions {
     EventOpener opener;
     // The PMUs to consider; unset: what libpfm4 detects.
     std::optional<std::vector<pmu::DetectedPmu>> pmus;
+    // Where the tracepoint events the probe opened are kept open instead of closed; null:
+    // closed at once. The last close of a tracepoint's perf events waits for an RCU grace period
+    // (the kernel unregisters its probe), 10-15 ms each here: a capture that starts right after
+    // the probe keeps them until its own are open, so the tracepoints stay registered between.
+    std::vector<PerfFd>* hold_tracepoints = nullptr;
 };
 
 struct Capabilities {

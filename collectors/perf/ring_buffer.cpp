@@ -33,6 +33,27 @@ Status copy_ring(std::span<const std::uint8_t> data, std::uint64_t tail, std::ui
     return {};
 }
 
+std::uint64_t whole_records_end(std::span<const std::uint8_t> data, std::uint64_t tail,
+                                std::uint64_t head, std::size_t max_bytes) {
+    const std::uint64_t size = data.size();
+    if (head <= tail || head - tail <= max_bytes || size == 0 || (size & (size - 1)) != 0)
+        return head;
+    constexpr std::uint64_t kHeaderBytes = 8;
+    constexpr std::uint64_t kSizeAt = 6;
+    std::uint64_t end = tail;
+    while (head - end >= kHeaderBytes) {
+        // Byte by byte: the two bytes of a size may straddle the end of the area.
+        std::uint8_t bytes[2];
+        for (std::uint64_t i = 0; i < 2; ++i) bytes[i] = data[(end + kSizeAt + i) & (size - 1)];
+        std::uint16_t record = 0;
+        std::memcpy(&record, bytes, sizeof record);
+        if (record < kHeaderBytes || record > head - end) return head;
+        if (end + record - tail > max_bytes && end > tail) return end;
+        end += record;
+    }
+    return end == tail ? head : end;
+}
+
 Result<PerfRing> PerfRing::map(int fd, std::size_t data_bytes) {
     const auto page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
     if (data_bytes < page || (data_bytes & (data_bytes - 1)) != 0)
@@ -78,19 +99,24 @@ void PerfRing::unmap() {
     base_ = nullptr;
 }
 
-Result<PerfRing::Drained> PerfRing::drain(std::vector<std::uint8_t>& out) {
+Result<PerfRing::Drained> PerfRing::drain(std::vector<std::uint8_t>& out, std::size_t max_bytes) {
     if (base_ == nullptr) return Drained{};
     auto* page = static_cast<perf_event_mmap_page*>(base_);
     // Acquire pairs with the kernel's release of data_head: the bytes before it are complete.
     const std::uint64_t head = __atomic_load_n(&page->data_head, __ATOMIC_ACQUIRE);
     const std::uint64_t tail = page->data_tail;
     const auto* data = static_cast<const std::uint8_t*>(base_) + (map_bytes_ - data_bytes_);
+    const std::span<const std::uint8_t> area{data, data_bytes_};
+    // A head that is not within one ring of the tail is copy_ring's error to report, whole.
+    const std::uint64_t end = head >= tail && head - tail <= data_bytes_
+                                  ? whole_records_end(area, tail, head, max_bytes)
+                                  : head;
     const std::size_t before = out.size();
-    Status st = copy_ring({data, data_bytes_}, tail, head, out);
+    Status st = copy_ring(area, tail, end, out);
     // Release: the kernel may overwrite the space only after we have copied it.
-    __atomic_store_n(&page->data_tail, head, __ATOMIC_RELEASE);
+    __atomic_store_n(&page->data_tail, end, __ATOMIC_RELEASE);
     if (!st) return std::move(st).take_error();
-    return Drained{tail, out.size() - before};
+    return Drained{tail, out.size() - before, end != head};
 }
 
 }  // namespace apcgate::collectors::perf

@@ -9,10 +9,11 @@
 namespace apcgate::collectors::procfs {
 
 ProcfsSource::ProcfsSource(std::filesystem::path proc_root, std::filesystem::path sys_root,
-                           std::size_t max_threads)
+                           std::size_t max_threads, ThreadNaming naming)
     : proc_root_(std::move(proc_root)),
       sys_root_(std::move(sys_root)),
       max_threads_(max_threads),
+      naming_(naming),
       stat_(proc_root_ / "stat"),
       meminfo_(proc_root_ / "meminfo"),
       loadavg_(proc_root_ / "loadavg"),
@@ -87,7 +88,8 @@ Status ProcfsSource::start(const CaptureContext& ctx) {
     disk_filter_.forget();  // disks may have come and gone since the last capture
 
     pending_.clear();
-    scan_threads(proc_root_, max_threads_, pending_, stats_);
+    if (naming_ == ThreadNaming::EveryThread)
+        scan_threads(proc_root_, max_threads_, pending_, stats_);
     return {};
 }
 

@@ -27,11 +27,18 @@ namespace apcgate::collectors::procfs {
 // in (USER_HZ is 100 on every architecture), so faster polling would only repeat values.
 inline constexpr model::Nanos kMinPollPeriod = 10'000'000;
 
+// Which threads the source names at capture start. A capture that follows chosen processes
+// leaves naming to the collector that follows them (it names what it follows, from the kernel's
+// records or its own read of those processes): reading every process on the system would only
+// name threads the capture never shows, and costs a command's capture most of its start-up.
+enum class ThreadNaming { EveryThread, None };
+
 class ProcfsSource final : public Source {
   public:
     explicit ProcfsSource(std::filesystem::path proc_root = "/proc",
                           std::filesystem::path sys_root = "/sys",
-                          std::size_t max_threads = kDefaultMaxThreads);
+                          std::size_t max_threads = kDefaultMaxThreads,
+                          ThreadNaming naming = ThreadNaming::EveryThread);
 
     [[nodiscard]] std::string_view name() const override { return "procfs"; }
     void declare(model::CounterCatalog& catalog) override;
@@ -69,6 +76,7 @@ class ProcfsSource final : public Source {
 
     std::filesystem::path proc_root_, sys_root_;
     std::size_t max_threads_;
+    ThreadNaming naming_;
 
     PolledFile stat_, meminfo_, loadavg_, net_dev_, diskstats_;
     DiskFilter disk_filter_;

@@ -37,8 +37,11 @@ collectors::LogFn spdlog_sink() {
 
 CollectorSet make_live_collectors(const LiveCollectorOptions& options, Framing framing) {
     CollectorSet set;
-    auto procfs =
-        std::make_unique<collectors::procfs::ProcfsSource>(options.proc_root, options.sys_root);
+    // Following processes, the perf collector names them; system-wide, /proc names everyone.
+    const auto naming = options.follow_pids.empty() ? collectors::procfs::ThreadNaming::EveryThread
+                                                    : collectors::procfs::ThreadNaming::None;
+    auto procfs = std::make_unique<collectors::procfs::ProcfsSource>(
+        options.proc_root, options.sys_root, collectors::procfs::kDefaultMaxThreads, naming);
     set.cores = procfs->core_names();
     set.sources.push_back(std::move(procfs));
     if (options.annotate) {
@@ -48,17 +51,26 @@ CollectorSet make_live_collectors(const LiveCollectorOptions& options, Framing f
                             options.annotate_fifo),
             spdlog_sink()));
     }
+    // libpfm4 names the CPU's PMU from CPUID/MIDR; whether the kernel lets us open it (VMs
+    // often do not) is for the perf collector to probe. Detected once, here: each detection
+    // loads libpfm4 afresh (collectors/pmu/libpfm.hpp).
+    auto pmus = collectors::pmu::detect_pmus();
+    for (const auto& p : pmus)
+        spdlog::debug("libpfm4 PMU {} ({}): {} counters + {} fixed", p.name, p.description,
+                      p.generic_counters, p.fixed_counters);
     {
         // Scheduler activity, call stacks, software and hardware counters: system-wide, or just
         // the processes `record` follows.
         namespace pf = collectors::perf;
         pf::PerfOptions po;
+        po.pmus = std::move(pmus);
         po.proc_root = options.proc_root;
         po.sys_root = options.sys_root;
         po.follow_pids = options.follow_pids;
         po.from_exec = options.follow_from_exec;
         po.log = spdlog_sink();
         po.forwards_records = framing == Framing::Perf;
+        po.capture_follows_probe = options.capture_follows_probe;
         auto perf = std::make_unique<pf::PerfSource>(std::move(po));
         set.perf = perf.get();
         set.sources.push_back(std::move(perf));
@@ -68,13 +80,6 @@ CollectorSet make_live_collectors(const LiveCollectorOptions& options, Framing f
         char host[256] = {};
         if (::gethostname(host, sizeof host - 1) == 0) set.target.name = host;
     }
-    const auto pmus = collectors::pmu::detect_pmus();
-    // libpfm4 names the CPU's PMU from CPUID/MIDR; whether the kernel lets us open it (VMs
-    // often do not) is for the perf collector to probe.
-    if (pmus.empty()) spdlog::info("libpfm4 recognises no hardware PMU on this CPU");
-    for (const auto& p : pmus)
-        spdlog::debug("libpfm4 PMU {} ({}): {} counters + {} fixed", p.name, p.description,
-                      p.generic_counters, p.fixed_counters);
     spdlog::debug("target {}: {} cores, cpuid {:#x}, {} counters", set.target.name,
                   set.target.cores, set.target.cpuid, set.catalog.counters().size());
     return set;

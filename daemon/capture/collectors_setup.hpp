@@ -30,6 +30,9 @@ struct LiveCollectorOptions {
     // follow_from_exec) and `record --pid`.
     std::vector<std::int32_t> follow_pids;
     bool follow_from_exec = false;
+    // The capture starts as soon as the collectors are made (`record`, not `serve`): probes may
+    // leave what they opened open for it (collectors::perf::PerfOptions::capture_follows_probe).
+    bool capture_follows_probe = false;
 };
 
 // The collectors of this target (/proc and /sys, annotations, perf), declared and described for

@@ -97,7 +97,9 @@ Result<std::unique_ptr<PerfFramingCapture>> PerfFramingCapture::start(
     c->base_ = model::timeline_clock_ns();
     const collectors::CaptureContext ctx{settings, counters, c->base_};
     const Targets targets = capture_targets(options, proc);
-    if (Status st = c->open_events(caps, ctx, targets); !st) return std::move(st).take_error();
+    Status opened = c->open_events(caps, ctx, targets);
+    perf->release_probe_events();  // this capture's own events are open now, or never will be
+    if (!opened) return std::move(opened).take_error();
 
     c->send_summary(caps, targets.system_wide);
     c->send_attrs(caps);

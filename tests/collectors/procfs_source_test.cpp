@@ -101,8 +101,9 @@ struct Capture {
     model::CaptureCounters counters;
     ProcfsSource source;
 
-    explicit Capture(const testing::FakeTree& tree, std::size_t max_threads = kDefaultMaxThreads)
-        : source(tree.proc(), tree.sys(), max_threads) {
+    explicit Capture(const testing::FakeTree& tree, std::size_t max_threads = kDefaultMaxThreads,
+                     ThreadNaming naming = ThreadNaming::EveryThread)
+        : source(tree.proc(), tree.sys(), max_threads, naming) {
         source.declare(catalog);
     }
     void start(const model::Configuration& config) {
@@ -289,6 +290,24 @@ TEST(ProcfsSource, ThreadNamesComeWithTheFirstPollOnly) {
     out.clear();
     c.source.poll(15 * kMs, out);
     EXPECT_EQ(out.size(), 1U);
+}
+
+TEST(ProcfsSource, NamesNoThreadWhenAnotherCollectorNamesWhatItFollows) {
+    Target t;
+    // A process that cannot be read: a scan would count it as vanished.
+    t.tree.proc_file("77/task/77/comm", "ghost\n");
+    Capture c(t.tree, kDefaultMaxThreads, ThreadNaming::None);
+    c.start(only({"Linux_meminfo_memfree"}));
+    EXPECT_EQ(c.source.stats()[ProcfsStat::ThreadsNamed], 0U);
+    EXPECT_EQ(c.source.stats()[ProcfsStat::TasksVanished], 0U);
+    std::vector<model::Event> out;
+    c.source.poll(5 * kMs, out);
+    ASSERT_EQ(out.size(), 1U);  // the sample alone
+    EXPECT_TRUE(std::holds_alternative<model::CounterSample>(out[0]));
+    out.clear();
+    c.source.stop(20 * kMs, out);
+    ASSERT_EQ(out.size(), 1U);
+    EXPECT_TRUE(std::holds_alternative<model::CounterSample>(out[0]));
 }
 
 TEST(ProcfsSource, StopBeforeAnyPollStillNamesThreadsAndSamples) {

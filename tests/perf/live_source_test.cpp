@@ -351,6 +351,47 @@ TEST(LiveSource, ThisVmOffersSoftwareCountersAndSaysWhyNotHardware) {
     }
 }
 
+// `record` starts its capture right after the probe: the probe's tracepoint events stay open
+// until the capture's own are, so the kernel does not unregister the tracepoints in between
+// (each last close waits for an RCU grace period). A daemon closes them at once.
+TEST(LiveSource, TheProbesTracepointEventsAreHeldOnlyUntilTheCaptureOpensItsOwn) {
+    if (!root()) GTEST_SKIP() << "tracepoints need root";
+    int tracepoint_opens = 0;
+    const EventOpener real = kernel_opener();
+    const auto counting = [&](perf_event_attr& a, pid_t pid, int cpu, int group, unsigned long f) {
+        const int fd = real(a, pid, cpu, group, f);
+        if (fd >= 0 && a.type == PERF_TYPE_TRACEPOINT) ++tracepoint_opens;
+        return fd;
+    };
+    const int before = open_fds();
+    {
+        PerfOptions o;
+        o.opener = counting;
+        Capture daemon(std::move(o));
+        if (!daemon.source.capabilities().sched_switch)
+            GTEST_SKIP() << "no sched:sched_switch here";
+        EXPECT_GT(tracepoint_opens, 0);
+        EXPECT_EQ(open_fds(), before) << "a daemon's probe leaves nothing open";
+    }
+    tracepoint_opens = 0;
+    PerfOptions o;
+    o.opener = counting;
+    o.capture_follows_probe = true;
+    Capture record(std::move(o));
+    EXPECT_EQ(open_fds(), before + tracepoint_opens);
+    record.run(record.defaults(), [] { perf_live_test_burn(20); });
+    EXPECT_EQ(open_fds(), before) << "start() let the probe's events go; stop() closed its own";
+    Capture again([&] {
+        PerfOptions p;
+        p.opener = counting;
+        p.capture_follows_probe = true;
+        return p;
+    }());
+    EXPECT_GT(open_fds(), before);
+    again.source.release_probe_events();
+    EXPECT_EQ(open_fds(), before);
+}
+
 // The v6.8 framing's reader repairs from the kernel's switch records the switches the
 // tracepoint left out, and counts them; the Perf framing forwards those records as they are,
 // so nothing is repaired there and the counter is not offered.

@@ -4,6 +4,8 @@
 // everything decoded before them is kept.
 #include <gtest/gtest.h>
 
+#include <cstring>
+
 #include "collectors/perf/record_parser.hpp"
 #include "collectors/perf/record_tokenizer.hpp"
 #include "collectors/perf/ring_buffer.hpp"
@@ -259,6 +261,47 @@ TEST(RingCopy, HeadOutsideTheRingIsRejectedAndNothingCopied) {
     EXPECT_TRUE(out.empty());
     EXPECT_TRUE(copy_ring(ring, 5, 5, out));
     EXPECT_TRUE(out.empty());
+}
+
+// Records of 16, 24 and 32 bytes laid in a 64-byte ring from position `tail`; the second
+// record's size field straddles the area's end when tail sits at 58.
+std::vector<std::uint8_t> ring_with_records(std::uint64_t tail, std::initializer_list<int> sizes) {
+    std::vector<std::uint8_t> ring(64, 0);
+    std::uint64_t at = tail;
+    for (const int size : sizes) {
+        std::uint8_t header[8] = {9, 0, 0, 0, 0, 0, 0, 0};
+        const auto n = static_cast<std::uint16_t>(size);
+        std::memcpy(header + 6, &n, sizeof n);
+        for (std::uint64_t i = 0; i < 8; ++i) ring[(at + i) % 64] = header[i];
+        at += static_cast<std::uint64_t>(size);
+    }
+    return ring;
+}
+
+TEST(RingChunks, AChunkEndsAtTheLastWholeRecordThatFits) {
+    const std::uint64_t tail = 5 * 64 + 8;
+    const auto ring = ring_with_records(tail, {16, 24, 16});
+    const std::uint64_t head = tail + 56;
+    EXPECT_EQ(whole_records_end(ring, tail, head, 56), head);       // everything fits
+    EXPECT_EQ(whole_records_end(ring, tail, head, 40), tail + 40);  // two records
+    EXPECT_EQ(whole_records_end(ring, tail, head, 39), tail + 16);  // the second does not fit
+    EXPECT_EQ(whole_records_end(ring, tail, head, 8), tail + 16);   // one record at least
+}
+
+TEST(RingChunks, ASizeFieldThatWrapsTheAreaIsReadWhole) {
+    // The second header starts at position 58 (mod 64): its size is at bytes 0 and 1.
+    const std::uint64_t tail = 64 + 42;
+    const auto ring = ring_with_records(tail, {16, 24, 16});
+    EXPECT_EQ(whole_records_end(ring, tail, tail + 56, 40), tail + 40);
+    EXPECT_EQ(whole_records_end(ring, tail, tail + 56, 39), tail + 16);
+}
+
+TEST(RingChunks, AMalformedSizeGivesTheWholeRestToTheTokenizer) {
+    const std::uint64_t tail = 0;
+    auto ring = ring_with_records(tail, {16, 4, 16});  // a size below the header's
+    EXPECT_EQ(whole_records_end(ring, tail, 48, 20), 48U);
+    ring = ring_with_records(tail, {16, 40});  // past the head
+    EXPECT_EQ(whole_records_end(ring, tail, 40, 20), 40U);
 }
 
 }  // namespace

@@ -4,6 +4,8 @@
 #include <charconv>
 #include <cstdint>
 
+#include "collectors/ctf/double_text.hpp"
+
 namespace apcgate::collectors::ctf {
 
 namespace {
@@ -31,9 +33,8 @@ struct Writer {
         out.append(buf, r.ptr);
     }
     void real(double v) {
-        char buf[64];
-        const auto r = std::to_chars(buf, buf + sizeof buf, v);
-        out.append(buf, r.ptr);
+        char buf[kDoubleTextBytes];
+        out.append(buf, static_cast<std::size_t>(write_double(buf, v) - buf));
     }
 
     void field(const bt_field* f, int depth);

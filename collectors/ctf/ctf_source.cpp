@@ -238,6 +238,8 @@ void CtfSource::read_frames() {
         }
         if (Status st = decode_chunk(body_, keys_, chunk); !st)
             return end_with(worker_->malformed(st.error(), doing()), std::move(chunk));
+        chunk.texts.apply_as_runs(chunk.events, runs_);
+        chunk.texts.clear();
         events_read_ += trace_events(chunk.counts);
         const bool finished = chunk.finished;
         if (!queue_->push(std::move(chunk)) || finished) return;  // stopped, or the end
@@ -263,7 +265,6 @@ PollResult CtfSource::poll(model::Nanos /*now*/, std::vector<model::Event>& out)
         finished_ = true;
         return {watermark_, true};
     }
-    chunk->texts.apply(chunk->events);
     spans_.track(chunk->events);
     // A worker that died left its annotations open: they end where the capture got to.
     if (chunk->finished) spans_.close_all(std::max(watermark_, chunk->watermark), chunk->events);

@@ -1,9 +1,9 @@
-// Annotation texts written by the decoding thread into one buffer per chunk and copied into
-// their events by the polling thread. An event's text is a std::string of its own (the model's
-// StringAnnotation), so each costs an allocation; made on the decoding thread, it would be freed
-// on the other one, after encoding, where glibc's allocator makes both ends slow. Deferred, the
-// allocation, the copy and the free all happen on the polling thread, which has less to do: the
-// decoding thread (libbabeltrace2 and the mapping) is what bounds a conversion's time.
+// Annotation texts written by the worker into one buffer per chunk (and sent so, in the chunk's
+// frame) instead of one std::string per event: the model's StringAnnotation holds its text in a
+// std::string of its own, an allocation each, and the worker's time is what bounds a
+// conversion. On the parent's side the reader thread gathers the texts into span runs
+// (apply_as_runs), so the polling thread does not allocate, copy and free a string per
+// annotation either.
 #pragma once
 
 #include <cstddef>
@@ -34,6 +34,13 @@ class DeferredTexts {
     }
     // Sets the text of every string annotation written through begin()/end().
     void apply(std::vector<model::Event>& events) const;
+    // What apply() does, with each stretch of two or more consecutive uncoloured string
+    // annotations gathered into one model::SpanRun: the encoder writes the same bytes for it
+    // without a heap string per annotation, and the polling thread moves one event instead of
+    // thousands (a chunk of an LTTng-UST trace is nearly all string annotations). The other
+    // events keep their places. `scratch` is where the result is built; it is swapped with
+    // `events` and left empty.
+    void apply_as_runs(std::vector<model::Event>& events, std::vector<model::Event>& scratch) const;
     void clear() {
         bytes_.clear();
         slices_.clear();

@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <charconv>
 #include <cstdint>
+#include <limits>
+
+#include "collectors/ctf/double_text.hpp"
 
 namespace apcgate::collectors::ctf {
 
@@ -28,17 +31,22 @@ struct Writer {
             out += '0';
         }
         const auto r = std::to_chars(buf, buf + sizeof buf, v, base);
-        out.append(buf, r.ptr);
+        out.append(buf, static_cast<std::size_t>(r.ptr - buf));
     }
     void real(double v) {
-        char buf[64];
-        const auto r = std::to_chars(buf, buf + sizeof buf, v);
-        out.append(buf, r.ptr);
+        char buf[kDoubleTextBytes];
+        out.append(buf, static_cast<std::size_t>(write_double(buf, v) - buf));
     }
 
     void field(const bt_field* f, int depth);
     void integer(const bt_field* f, bt_field_class_type t);
     void labels(const bt_field* f, bt_field_class_type t);
+    // What field() writes for a planned enumeration or array of decimal integers (a member,
+    // depth 1).
+    template <bool Signed>
+    void planned_enum(const bt_field* f, const MemberText& m);
+    template <bool Signed>
+    void planned_array(const bt_field* f);
     void members(const bt_field* f, int depth);
     void elements(const bt_field* f, int depth);
 };
@@ -72,6 +80,59 @@ void Writer::labels(const bt_field* f, bt_field_class_type t) {
         append_utf8(out, labels[i], false, limit);
     }
     text(")");
+}
+
+template <bool Signed>
+void Writer::planned_enum(const bt_field* f, const MemberText& m) {
+    if (full()) return;
+    std::int64_t value = 0;
+    if constexpr (Signed) {
+        value = bt_field_integer_signed_get_value(f);
+        number(value);
+    } else {
+        const std::uint64_t u = bt_field_integer_unsigned_get_value(f);
+        value = static_cast<std::int64_t>(u);
+        number(u);
+    }
+    const bt_field_class_type t =
+        Signed ? BT_FIELD_CLASS_TYPE_SIGNED_ENUMERATION : BT_FIELD_CLASS_TYPE_UNSIGNED_ENUMERATION;
+    const MemberText::Labels* known = nullptr;
+    for (const auto& l : m.labels)
+        if (l.value == value) known = &l;
+    if (known == nullptr && m.labels.size() < MemberText::kMaxCachedLabels) {
+        MemberText::Labels made{value, {}};
+        // (Half the size range: append_utf8 adds to its limit.)
+        Writer all{made.text, std::numeric_limits<std::size_t>::max() / 2};
+        all.labels(f, t);
+        m.labels.push_back(std::move(made));
+        known = &m.labels.back();
+    }
+    // Below the limit the labels are written whole (labels() cuts only past it).
+    if (known != nullptr && out.size() + known->text.size() <= limit)
+        out.append(known->text);
+    else
+        labels(f, t);
+}
+
+template <bool Signed>
+void Writer::planned_array(const bt_field* f) {
+    if (full()) return;
+    const std::uint64_t n = bt_field_array_get_length(f);
+    text("[");
+    for (std::uint64_t i = 0; i < n && !full(); ++i) {
+        if (i != 0) text(", ");
+        if (i == kMaxArrayElements) {
+            text(kCut);
+            break;
+        }
+        if (full()) continue;  // (the loop ends: as field() writes nothing when full)
+        const bt_field* e = bt_field_array_borrow_element_field_by_index_const(f, i);
+        if constexpr (Signed)
+            number(bt_field_integer_signed_get_value(e));
+        else
+            number(bt_field_integer_unsigned_get_value(e));
+    }
+    text("]");
 }
 
 void Writer::members(const bt_field* f, int depth) {
@@ -235,7 +296,6 @@ std::vector<MemberText> plan_members(const bt_field_class* structure) {
             mt.kind = MemberText::Kind::Real;
         } else if (t == BT_FIELD_CLASS_TYPE_SIGNED_INTEGER ||
                    t == BT_FIELD_CLASS_TYPE_UNSIGNED_INTEGER) {
-            // Plain integers (enumerations need their labels: the general path).
             const auto base = bt_field_class_integer_get_preferred_display_base(fc);
             if (base == BT_FIELD_CLASS_INTEGER_PREFERRED_DISPLAY_BASE_DECIMAL)
                 mt.kind = t == BT_FIELD_CLASS_TYPE_SIGNED_INTEGER ? MemberText::Kind::Signed
@@ -243,6 +303,24 @@ std::vector<MemberText> plan_members(const bt_field_class* structure) {
             else if (base == BT_FIELD_CLASS_INTEGER_PREFERRED_DISPLAY_BASE_HEXADECIMAL &&
                      t == BT_FIELD_CLASS_TYPE_UNSIGNED_INTEGER)
                 mt.kind = MemberText::Kind::Hex;
+        } else if (t == BT_FIELD_CLASS_TYPE_SIGNED_ENUMERATION ||
+                   t == BT_FIELD_CLASS_TYPE_UNSIGNED_ENUMERATION) {
+            if (bt_field_class_integer_get_preferred_display_base(fc) ==
+                BT_FIELD_CLASS_INTEGER_PREFERRED_DISPLAY_BASE_DECIMAL)
+                mt.kind = t == BT_FIELD_CLASS_TYPE_SIGNED_ENUMERATION
+                              ? MemberText::Kind::SignedEnum
+                              : MemberText::Kind::UnsignedEnum;
+        } else if (bt_field_class_type_is(t, BT_FIELD_CLASS_TYPE_ARRAY)) {
+            const bt_field_class* element =
+                bt_field_class_array_borrow_element_field_class_const(fc);
+            const bt_field_class_type et = bt_field_class_get_type(element);
+            if ((et == BT_FIELD_CLASS_TYPE_SIGNED_INTEGER ||
+                 et == BT_FIELD_CLASS_TYPE_UNSIGNED_INTEGER) &&
+                bt_field_class_integer_get_preferred_display_base(element) ==
+                    BT_FIELD_CLASS_INTEGER_PREFERRED_DISPLAY_BASE_DECIMAL)
+                mt.kind = et == BT_FIELD_CLASS_TYPE_SIGNED_INTEGER
+                              ? MemberText::Kind::SignedArray
+                              : MemberText::Kind::UnsignedArray;
         }
         plan.push_back(std::move(mt));
     }
@@ -275,6 +353,18 @@ void append_planned(std::string& out, const bt_field* structure,
                 append_utf8(out, {bt_field_string_get_value(f), bt_field_string_get_length(f)},
                             true, limit);
                 out += '"';
+                break;
+            case MemberText::Kind::SignedEnum:
+                w.planned_enum<true>(f, m);
+                break;
+            case MemberText::Kind::UnsignedEnum:
+                w.planned_enum<false>(f, m);
+                break;
+            case MemberText::Kind::SignedArray:
+                w.planned_array<true>(f);
+                break;
+            case MemberText::Kind::UnsignedArray:
+                w.planned_array<false>(f);
                 break;
             case MemberText::Kind::Other:
                 w.field(f, 1);

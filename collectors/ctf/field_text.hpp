@@ -22,10 +22,31 @@ inline constexpr int kMaxNesting = 8;
 // The same text for every event of one class, prepared once: each top-level member's
 // "name=" prefix and how to read it, so an event costs only the reads of its values.
 struct MemberText {
-    enum class Kind : std::uint8_t { Signed, Unsigned, Hex, String, Real, Other };
+    // Enumerations and arrays of plain decimal integers are planned too (the general path asks
+    // every event for the field's type and display base, and every element's).
+    enum class Kind : std::uint8_t {
+        Signed,
+        Unsigned,
+        Hex,
+        String,
+        Real,
+        SignedEnum,
+        UnsignedEnum,
+        SignedArray,
+        UnsignedArray,
+        Other
+    };
     std::string prefix;  // ", name=" (no comma for the first)
     std::uint32_t index = 0;
     Kind kind = Kind::Other;
+    // An enumeration's label text per value, as met (libbabeltrace2 searches the class's
+    // mappings for every lookup; the labels of a value never change): " (A|B)" or "".
+    struct Labels {
+        std::int64_t value = 0;
+        std::string text;
+    };
+    static constexpr std::size_t kMaxCachedLabels = 16;
+    mutable std::vector<Labels> labels;
 };
 std::vector<MemberText> plan_members(const bt_field_class* structure);
 // Appends the members of `structure` (an instance of the class `plan` was made from).

@@ -116,6 +116,65 @@ TEST(CtfFrames, ChunkRoundTripsEveryEventKindAndMapsKeys) {
     EXPECT_TRUE(out.finished);
 }
 
+// The texts of a decoded chunk, gathered into span runs, are the same annotations apply() makes:
+// stretches of two or more uncoloured string annotations become runs (sliced texts, own texts
+// and empty ones), the others keep their places, and slices out of event order (a hostile
+// frame's) are applied as apply() applies them.
+TEST(CtfFrames, TextsGatheredIntoSpanRunsAreTheAppliedAnnotations) {
+    using namespace model;
+    const auto text_of = [](const Event& e) -> std::string {
+        const auto* a = std::get_if<Annotation>(&e);
+        const auto* s = a != nullptr ? std::get_if<StringAnnotation>(&a->body) : nullptr;
+        return s != nullptr ? s->text : "-";
+    };
+    for (const bool in_order : {true, false}) {
+        ctf::DeferredTexts texts;
+        std::vector<Event> events;
+        events.emplace_back(Annotation{1, 0, 7, ChannelName{9, 5, "app:tick"}});
+        events.emplace_back(Annotation{2, 1, 7, StringAnnotation{9, std::nullopt, {}}});  // alone
+        events.emplace_back(CounterSample{3, 1, 3, 42, -1});
+        events.emplace_back(Annotation{4, 1, 7, StringAnnotation{9, std::nullopt, {}}});
+        events.emplace_back(Annotation{5, 0, 8, StringAnnotation{10, std::nullopt, "own"}});
+        events.emplace_back(Annotation{6, 1, 7, StringAnnotation{9, std::nullopt, {}}});  // ends
+        events.emplace_back(Annotation{7, 1, 7, StringAnnotation{9, std::nullopt, {}}});
+        events.emplace_back(Annotation{8, 1, 7, StringAnnotation{9, Rgb{1, 2, 3}, {}}});
+        const std::vector<std::pair<std::size_t, std::string>> slices =
+            in_order ? std::vector<std::pair<std::size_t, std::string>>{{1, "a"},
+                                                                        {3, "b"},
+                                                                        {6, "c"},
+                                                                        {7, "d"}}
+                     : std::vector<std::pair<std::size_t, std::string>>{
+                           {7, "d"}, {3, "x"}, {1, "a"}, {3, "b"}, {6, "c"}};
+        for (const auto& [event, text] : slices) {
+            texts.begin(event) += text;
+            texts.end();
+        }
+        std::vector<Event> expected = events;
+        texts.apply(expected);
+        std::vector<Event> scratch;
+        texts.apply_as_runs(events, scratch);
+        EXPECT_TRUE(scratch.empty());
+        // [channel] [single] [counter] [run of 4] [coloured]
+        ASSERT_EQ(events.size(), 5U) << in_order;
+        const auto* run = std::get_if<SpanRun>(&events[3]);
+        ASSERT_NE(run, nullptr);
+        EXPECT_EQ(run->pending(), 4U);
+        EXPECT_EQ(run->text(run->items[0]), "b");
+        EXPECT_EQ(run->text(run->items[1]), "own");
+        EXPECT_EQ(run->items[1].channel, 10);
+        EXPECT_EQ(run->items[1].tid, 8);
+        EXPECT_EQ(run->items[2].text_size, 0U);
+        expand_span_runs(events);
+        ASSERT_EQ(events.size(), expected.size());
+        for (std::size_t i = 0; i < expected.size(); ++i) {
+            EXPECT_EQ(events[i].index(), expected[i].index()) << i;
+            EXPECT_EQ(timestamp_of(events[i]), timestamp_of(expected[i])) << i;
+            EXPECT_EQ(text_of(events[i]), text_of(expected[i])) << i;
+        }
+        EXPECT_EQ(text_of(events[7]), "d");
+    }
+}
+
 TEST(CtfFrames, ProbeErrorAndEndRoundTrip) {
     ctf::ProbeResult p;
     p.traces = {"/t/kernel", "/t/ust/uid/0/64-bit"};

@@ -3,11 +3,16 @@
 #include <gtest/gtest.h>
 
 #include <array>
+#include <charconv>
+#include <cmath>
 #include <fstream>
+#include <limits>
+#include <random>
 
 #include "collectors/ctf/bt_error.hpp"
 #include "collectors/ctf/ctf_ingest.hpp"
 #include "collectors/ctf/decode_bound.hpp"
+#include "collectors/ctf/double_text.hpp"
 #include "collectors/ctf/field_text.hpp"
 #include "collectors/ctf/kernel_mapper.hpp"
 #include "collectors/ctf/metadata_packets.hpp"
@@ -272,6 +277,47 @@ TEST(CtfText, LongTextIsCutWithAnEllipsis) {
     ctf::append_utf8(out, std::string(5000, 'x'), false, 100);
     EXPECT_LE(out.size(), 104U);
     EXPECT_EQ(out.substr(out.size() - 3), "...");
+}
+
+// write_double() writes what std::to_chars writes, on the values its exact path takes (multiples
+// of 2^-19 below 2^53 with up to 15 significant digits, in fixed or scientific notation) and
+// on those it hands to std::to_chars.
+TEST(CtfText, DoublesAreWrittenAsToCharsWritesThem) {
+    const auto check = [](double v) {
+        char expected[ctf::kDoubleTextBytes];
+        char got[ctf::kDoubleTextBytes];
+        const auto want = std::to_chars(expected, expected + sizeof expected, v);
+        ASSERT_EQ(want.ec, std::errc());
+        const char* end = ctf::write_double(got, v);
+        ASSERT_EQ(std::string_view(got, static_cast<std::size_t>(end - got)),
+                  std::string_view(expected, static_cast<std::size_t>(want.ptr - expected)))
+            << std::hexfloat << v;
+    };
+    for (int k = -50000; k <= 50000; ++k) {
+        check(k / 4.0);
+        check(k / 1024.0);
+        check(k * 1000.0);
+        check(k * 1e10);
+    }
+    double p10 = 1;
+    for (int e = 0; e <= 22; ++e, p10 *= 10) {
+        for (const double v : {p10, p10 + 1, p10 - 1, p10 / 4, 3 * p10, 1 / p10, -p10}) check(v);
+    }
+    for (int e = -1080; e <= 1030; ++e) check(std::ldexp(1.0, e));
+    for (const double v :
+         {0.0, -0.0, 123456789012345.0, 1234567890123456.0, 999999999999999.0, 0x1p53 - 1, 0x1p53,
+          0x1p-19, 0x1p-20, 3 * 0x1p-19, 0.1, 1.0 / 3, std::numeric_limits<double>::max(),
+          std::numeric_limits<double>::min(), std::numeric_limits<double>::denorm_min(),
+          std::numeric_limits<double>::infinity(), -std::numeric_limits<double>::infinity(),
+          std::numeric_limits<double>::quiet_NaN()})
+        check(v);
+    std::mt19937_64 random(25);
+    for (int i = 0; i < 200000; ++i) {
+        const auto m = static_cast<double>(random() >> (11 + random() % 53));  // up to 53 bits
+        const int e = static_cast<int>(random() % 80) - 60;
+        check(std::ldexp(m, e));
+        check(-std::ldexp(m, e));
+    }
 }
 
 TEST(CtfKernel, WaitStateFromPrevState) {

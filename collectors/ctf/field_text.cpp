@@ -49,6 +49,9 @@ struct Writer {
     void planned_array(const bt_field* f);
     void members(const bt_field* f, int depth);
     void elements(const bt_field* f, int depth);
+    // "[e0, e1, ...]", at most kMaxArrayElements of them, each written by element(field).
+    template <class Element>
+    void array_of(const bt_field* f, Element&& element);
 };
 
 void Writer::integer(const bt_field* f, bt_field_class_type t) {
@@ -114,9 +117,8 @@ void Writer::planned_enum(const bt_field* f, const MemberText& m) {
         labels(f, t);
 }
 
-template <bool Signed>
-void Writer::planned_array(const bt_field* f) {
-    if (full()) return;
+template <class Element>
+void Writer::array_of(const bt_field* f, Element&& element) {
     const std::uint64_t n = bt_field_array_get_length(f);
     text("[");
     for (std::uint64_t i = 0; i < n && !full(); ++i) {
@@ -125,14 +127,21 @@ void Writer::planned_array(const bt_field* f) {
             text(kCut);
             break;
         }
-        if (full()) continue;  // (the loop ends: as field() writes nothing when full)
-        const bt_field* e = bt_field_array_borrow_element_field_by_index_const(f, i);
+        element(bt_field_array_borrow_element_field_by_index_const(f, i));
+    }
+    text("]");
+}
+
+template <bool Signed>
+void Writer::planned_array(const bt_field* f) {
+    if (full()) return;
+    array_of(f, [this](const bt_field* e) {
+        if (full()) return;  // (the loop ends: as field() writes nothing when full)
         if constexpr (Signed)
             number(bt_field_integer_signed_get_value(e));
         else
             number(bt_field_integer_unsigned_get_value(e));
-    }
-    text("]");
+    });
 }
 
 void Writer::members(const bt_field* f, int depth) {
@@ -148,17 +157,7 @@ void Writer::members(const bt_field* f, int depth) {
 }
 
 void Writer::elements(const bt_field* f, int depth) {
-    const std::uint64_t n = bt_field_array_get_length(f);
-    text("[");
-    for (std::uint64_t i = 0; i < n && !full(); ++i) {
-        if (i != 0) text(", ");
-        if (i == kMaxArrayElements) {
-            text(kCut);
-            break;
-        }
-        field(bt_field_array_borrow_element_field_by_index_const(f, i), depth + 1);
-    }
-    text("]");
+    array_of(f, [this, depth](const bt_field* e) { field(e, depth + 1); });
 }
 
 void Writer::field(const bt_field* f, int depth) {

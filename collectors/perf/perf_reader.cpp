@@ -229,26 +229,23 @@ void PerfReader::drain(std::int64_t now, bool final) {
         mapper_.map(pending_[index], ts, produced_);
         // Hand over in batches: a drain after a stall (or the first, held for /proc) can map
         // a hundred thousand events, and one vector of them all would keep that peak's memory.
-        if (produced_.size() >= kHandOverBatch) hand_over();
+        // The watermark stays: take() bounds it by the oldest queued event anyway.
+        if (produced_.size() >= kHandOverBatch) hand_over(std::nullopt);
     }
     pending_.swap(held_);
     const model::Nanos watermark =
         final ? std::numeric_limits<model::Nanos>::max()
               : std::max(mapped_to_, static_cast<model::Nanos>(limit) - config_.zero_monotonic_ns);
     mapped_to_ = std::max(mapped_to_, final ? mapped_to_ : watermark);
-    std::lock_guard lock(mutex_);
-    for (auto& e : produced_) queue_.push_back(std::move(e));
-    produced_.clear();
-    queued_.store(queue_.size(), std::memory_order_relaxed);
-    watermark_ = std::max(watermark_, final ? mapped_to_ : watermark);
+    hand_over(final ? mapped_to_ : watermark);
 }
 
-void PerfReader::hand_over() {
-    // The watermark stays: take() bounds it by the oldest queued event anyway.
+void PerfReader::hand_over(std::optional<model::Nanos> watermark) {
     std::lock_guard lock(mutex_);
     for (auto& e : produced_) queue_.push_back(std::move(e));
     produced_.clear();
     queued_.store(queue_.size(), std::memory_order_relaxed);
+    if (watermark) watermark_ = std::max(watermark_, *watermark);
 }
 
 bool PerfReader::seed_arrived() {

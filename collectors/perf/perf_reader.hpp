@@ -95,7 +95,8 @@ class PerfReader {
     void run();
     void drain(std::int64_t now, bool final);
     void drain_ring(PerfSession::Ring& ring);
-    void hand_over();  // moves produced_ to the queue, watermark unchanged
+    // Moves produced_ to the queue poll() reads, raising the watermark when one is given.
+    void hand_over(std::optional<model::Nanos> watermark);
     bool seed_arrived();
     void read_counters(std::int64_t now);
     void log(LogLevel level, const std::string& text) const {

@@ -180,7 +180,7 @@ echo "# the highest switch rate: perf bench sched pipe under apcgate record (gat
 pipe=(perf bench sched pipe -l 1000000)
 c0=$(awk '/^ctxt/ { print $2 }' /proc/stat)
 t0=$(date +%s.%N)
-read -r pt pr pl < <(under apcgate -- "$apcgate" record -o "$work/gator.apc" --log-level info -- \
+read -r _ pr pl < <(under apcgate -- "$apcgate" record -o "$work/gator.apc" --log-level info -- \
     "${pipe[@]}")
 t1=$(date +%s.%N)
 c1=$(awk '/^ctxt/ { print $2 }' /proc/stat)
@@ -189,7 +189,6 @@ c1=$(awk '/^ctxt/ { print $2 }' /proc/stat)
 printf 'switches per second %s, records lost %s, peak resident memory %s MB\n' \
     "$(echo "($c1 - $c0) / ($t1 - $t0)" | bc -l | xargs printf '%.0f')" "$pl" \
     "$(echo "$pr / 1024" | bc -l | xargs printf '%.1f')"
-: "$pt"
 
 echo
 echo "# start to exit of a capture of \`true\` ($rounds runs each, interleaved)"

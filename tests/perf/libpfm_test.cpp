@@ -34,7 +34,13 @@ TEST(Libpfm, LoadsWhileUsedAndIsGoneAfter) {
         ASSERT_EQ(lib->get_pmu_info(PFM_PMU_PERF_EVENT, &info), PFM_SUCCESS);
         EXPECT_STREQ(info.name, "perf");
         EXPECT_TRUE(info.is_present);
-        EXPECT_GE(lib->get_event_next(info.first_event), -1);
+        // Its events are listed and described through the bound entry points.
+        ASSERT_NE(info.first_event, -1);
+        pfm_event_info_t ev;
+        std::memset(&ev, 0, sizeof ev);
+        ev.size = sizeof ev;
+        ASSERT_EQ(lib->get_event_info(info.first_event, PFM_OS_PERF_EVENT, &ev), PFM_SUCCESS);
+        EXPECT_NE(ev.name, nullptr);
     }
     EXPECT_FALSE(libpfm_mapped());
     // Detection loads it again, and lets it go again.

@@ -207,9 +207,8 @@ PollResult BarmanSource::poll(model::Nanos /*now*/, std::vector<model::Event>& o
     Capture& c = *capture_;
     const std::uint64_t first = c.reader.position();
     const std::size_t held = c.order.pending();
-    std::vector<model::Event>& fresh = c.order.incoming();
     Block block;
-    while (fresh.size() - held < kMaxEventsPerPoll &&
+    while (c.order.pending() - held < kMaxEventsPerPoll &&
            c.reader.position() - first < kMaxBytesPerPoll) {
         const BlockReader::Step step = c.reader.next(block);
         if (step != BlockReader::Step::Block) {
@@ -234,7 +233,7 @@ PollResult BarmanSource::poll(model::Nanos /*now*/, std::vector<model::Event>& o
             continue;
         }
         c.tally.read(kind_of(*record));
-        c.mapper.map(*record, block.file_offset, fresh, report_, c.tally);
+        c.mapper.map(*record, block.file_offset, c.order, report_, c.tally);
         c.order.add_record(c.mapper.last_ts());
     }
     if (!c.done)

@@ -25,7 +25,8 @@ namespace apcgate::collectors::barman {
 
 class BarmanSource final : public ingest::IngestSource {
   public:
-    // Limits per poll(): the events handed out and the record bytes decoded.
+    // Limits per poll(): the events handed out (a SampleRun's samples each count as the event it
+    // stands for) and the record bytes decoded.
     static constexpr std::size_t kMaxEventsPerPoll = std::size_t{64} * 1024;
     static constexpr std::uint64_t kMaxBytesPerPoll = 4u << 20;
 

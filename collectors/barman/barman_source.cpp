@@ -131,17 +131,30 @@ Result<std::unique_ptr<BarmanSource>> BarmanSource::open(const ingest::IngestOpt
     int cores_named = 0;
     const model::Nanos origin = origin_of(*loaded, cores_named);
     const std::uint64_t size = loaded->file.size();
-    return std::unique_ptr<BarmanSource>(
-        new BarmanSource(options.input, std::move(loaded->header), origin, cores_named, size));
+    auto source = std::unique_ptr<BarmanSource>(
+        new BarmanSource(options.input, loaded->header, origin, cores_named, size));
+    // What was read is what the first start() reads, unless the file changes before.
+    source->surveyed_ = loaded->file.identity();
+    source->refreshed_ = std::move(loaded).value();
+    return source;
 }
 
 Status BarmanSource::refresh() {
     capture_.reset();
+    // What the last read found is still the file at the path: start() reads that.
+    if (auto now = wire::MappedFile::identify(path_);
+        refreshed_ && now && *now == refreshed_->file.identity())
+        return {};
     auto loaded = load(path_);
     if (!loaded)
         return std::move(loaded).take_error().while_(
             "reading the Barman data store at capture start");
-    origin_ = origin_of(*loaded, cores_named_);
+    // The survey reads every block (as long as the capture's own pass over the records takes to
+    // read them): it is needed only for a version of the file it has not seen.
+    if (!surveyed_ || loaded->file.identity() != *surveyed_) {
+        origin_ = origin_of(*loaded, cores_named_);
+        surveyed_ = loaded->file.identity();
+    }
     refreshed_ = std::move(loaded).value();
     return {};
 }
@@ -207,9 +220,8 @@ PollResult BarmanSource::poll(model::Nanos /*now*/, std::vector<model::Event>& o
     Capture& c = *capture_;
     const std::uint64_t first = c.reader.position();
     const std::size_t held = c.order.pending();
-    std::vector<model::Event>& fresh = c.order.incoming();
     Block block;
-    while (fresh.size() - held < kMaxEventsPerPoll &&
+    while (c.order.pending() - held < kMaxEventsPerPoll &&
            c.reader.position() - first < kMaxBytesPerPoll) {
         const BlockReader::Step step = c.reader.next(block);
         if (step != BlockReader::Step::Block) {
@@ -234,7 +246,7 @@ PollResult BarmanSource::poll(model::Nanos /*now*/, std::vector<model::Event>& o
             continue;
         }
         c.tally.read(kind_of(*record));
-        c.mapper.map(*record, block.file_offset, fresh, report_, c.tally);
+        c.mapper.map(*record, block.file_offset, c.order, report_, c.tally);
         c.order.add_record(c.mapper.last_ts());
     }
     if (!c.done)

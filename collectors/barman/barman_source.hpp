@@ -2,10 +2,11 @@
 //
 // open() reads the header (to declare counters and describe the target) and makes one quick
 // pass over the record blocks for the earliest timestamp (time_origin()) and the cores they
-// name. start() reads the
-// file afresh (a debugger may have rewritten it since), then poll() decodes a bounded chunk per
-// call: tokenizer -> parser -> mapper -> EventOrder. Header problems, bad records and the reason
-// reading stopped land in report(); records decoded before a problem are always kept.
+// name. start() reads the file afresh when it changed since (a debugger may have rewritten it:
+// its identity, device, inode, size and modification time, says so), and what open() read when
+// it did not; then poll() decodes a bounded chunk per call: tokenizer -> parser -> mapper ->
+// EventOrder. Header problems, bad records and the reason reading stopped land in report();
+// records decoded before a problem are always kept.
 #pragma once
 
 #include <filesystem>
@@ -25,7 +26,8 @@ namespace apcgate::collectors::barman {
 
 class BarmanSource final : public ingest::IngestSource {
   public:
-    // Limits per poll(): the events handed out and the record bytes decoded.
+    // Limits per poll(): the events handed out (a SampleRun's samples each count as the event it
+    // stands for) and the record bytes decoded.
     static constexpr std::size_t kMaxEventsPerPoll = std::size_t{64} * 1024;
     static constexpr std::uint64_t kMaxBytesPerPoll = 4u << 20;
 
@@ -78,7 +80,9 @@ class BarmanSource final : public ingest::IngestSource {
     int cores_named_ = 0;
     ingest::IngestReport report_;
     std::unique_ptr<Capture> capture_;
-    std::optional<Loaded> refreshed_;  // read by refresh(), for the next start()
+    std::optional<Loaded> refreshed_;  // read by open() or refresh(), for the next start()
+    // The version of the file origin_ and cores_named_ were surveyed from.
+    std::optional<wire::FileIdentity> surveyed_;
     model::Nanos watermark_ = 0;
 };
 

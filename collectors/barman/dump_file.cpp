@@ -19,7 +19,8 @@ Result<DumpFile> DumpFile::open(const std::filesystem::path& path) {
     struct stat st {};
     if (::fstat(fd.get(), &st) != 0 || !S_ISREG(st.st_mode))
         return Error::at(ErrorKind::Unsupported, "not a regular file").in_input(path.string());
-    return DumpFile(std::move(fd), static_cast<std::uint64_t>(st.st_size), path.string());
+    return DumpFile(std::move(fd), static_cast<std::uint64_t>(st.st_size), path.string(),
+                    wire::identity_of(st));
 }
 
 Status DumpFile::read_at(std::uint64_t offset, std::span<std::uint8_t> out) const {

@@ -10,6 +10,7 @@
 #include <vector>
 
 #include "collectors/barman/block_tokenizer.hpp"
+#include "protocol/wire/mapped_file.hpp"
 #include "protocol/wire/result.hpp"
 #include "protocol/wire/unique_fd.hpp"
 
@@ -26,15 +27,18 @@ class DumpFile {
 
     [[nodiscard]] std::uint64_t size() const { return size_; }
     [[nodiscard]] const std::string& path() const { return path_; }
+    // The file as it was opened: a rewrite since changes the identity at its path.
+    [[nodiscard]] const wire::FileIdentity& identity() const { return identity_; }
     // Fills `out` from `offset` (the whole span, or an error naming the offset).
     [[nodiscard]] Status read_at(std::uint64_t offset, std::span<std::uint8_t> out) const;
 
   private:
-    DumpFile(wire::UniqueFd fd, std::uint64_t size, std::string path)
-        : fd_(std::move(fd)), size_(size), path_(std::move(path)) {}
+    DumpFile(wire::UniqueFd fd, std::uint64_t size, std::string path, wire::FileIdentity identity)
+        : fd_(std::move(fd)), size_(size), path_(std::move(path)), identity_(identity) {}
     wire::UniqueFd fd_;
     std::uint64_t size_ = 0;
     std::string path_;
+    wire::FileIdentity identity_;
 };
 
 // Blocks of the record stream, read `chunk` logical bytes at a time (more only when one block

@@ -9,7 +9,6 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <deque>
 #include <utility>
 #include <vector>
 
@@ -23,9 +22,17 @@ class EventOrder {
 
     // Where the mapper appends the events of the records it maps (in store order).
     std::vector<model::Event>& incoming() { return pending_; }
-    // The timeline timestamp of each record, in store order: every event appended since the
-    // previous call (to this or add_loose_events()) is the record's and has this time (the
-    // mapper gives all of a record's events its time), so events are ordered a record at a time.
+    // Where it appends the counter values and PC samples: released as SampleRun events, one
+    // per stretch of samples that no other event interrupts.
+    std::vector<model::Sample>& incoming_samples() { return samples_; }
+    // Closes what the mapper appended since the last call to this or add_record() as a part of
+    // the record at `ts`: a record's events and samples keep the order the mapper gave them only
+    // if it calls this each time it turns from one to the other.
+    void cut(model::Nanos ts);
+    // The timeline timestamp of each record, in store order: every event and sample appended
+    // since the previous call (to this or add_loose_events()) is the record's and has this time
+    // (the mapper gives all of a record's events its time), so events are ordered a record at a
+    // time.
     void add_record(model::Nanos ts);
     // Events appended outside any record (the header's names): each is ordered by its own time.
     void add_loose_events();
@@ -34,32 +41,43 @@ class EventOrder {
     // release holds an earlier event.
     model::Nanos release(std::vector<model::Event>& out, bool everything);
 
-    [[nodiscard]] std::size_t pending() const { return pending_.size(); }
+    // Events and samples held.
+    [[nodiscard]] std::size_t pending() const { return pending_.size() + samples_.size(); }
+    // Events moved up (a SampleRun's samples each count as the event it stands for).
     [[nodiscard]] std::uint64_t moved_up() const { return moved_up_; }
 
   private:
-    // Events pending_[first, first + count), all at `ts`; compared by (ts, first), which keeps
-    // the store order of equal times.
+    // pending_[first, first + count) (samples_ when `samples`), all at `ts`; compared by
+    // (ts, seq), seq counting parts in store order, which keeps the store order of equal times.
     struct Run {
         model::Nanos ts;
+        std::uint64_t seq;
         std::uint32_t first;
         std::uint32_t count;
-        bool operator<(const Run& o) const { return ts < o.ts || (ts == o.ts && first < o.first); }
+        bool samples;
+        bool operator<(const Run& o) const { return ts < o.ts || (ts == o.ts && seq < o.seq); }
     };
     // Puts runs_ in time order; false when it already was.
     bool sort_runs();
     // Sets an event that is earlier than the watermark to it.
     void move_up(model::Event& e) const;
-    // Keeps the events of the runs after the first `released_runs` (released: moved out) as
-    // the new pending_, in time order.
+    // Keeps the events and samples of the runs after the first `released_runs` (released: moved
+    // out) as the new pending_ and samples_, in time order.
     void keep_held_back(std::size_t released_runs, bool sorted);
 
     std::size_t lookback_;
-    std::deque<model::Nanos> recent_;
+    // The times of the `lookback_` most recent records, as a ring (a deque's push and pop per
+    // record cost more than the record's ordering).
+    std::vector<model::Nanos> recent_;
+    std::size_t recent_next_ = 0;
     std::vector<model::Event> pending_;
+    std::vector<model::Sample> samples_;
     std::vector<Run> runs_;  // covering pending_[0, covered_), in store order until sorted
     std::size_t covered_ = 0;
+    std::size_t covered_samples_ = 0;  // samples_[0, covered_samples_) likewise
+    std::uint64_t seq_ = 0;
     std::vector<model::Event> scratch_;
+    std::vector<model::Sample> sample_scratch_;
     model::Nanos watermark_ = 0;
     std::uint64_t moved_up_ = 0;
 };

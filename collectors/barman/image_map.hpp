@@ -28,6 +28,10 @@ class ImageMap {
     [[nodiscard]] Hit find(std::uint64_t pc, std::optional<std::uint32_t> task) const;
     // The image name of a cookie find() returned (cookie >= 2).
     [[nodiscard]] const std::string& name(std::int32_t cookie) const;
+    // One past the highest cookie find() returns.
+    [[nodiscard]] std::int32_t cookie_end() const {
+        return static_cast<std::int32_t>(names_.size()) + 2;
+    }
 
   private:
     struct Range {

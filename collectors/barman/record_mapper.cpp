@@ -39,6 +39,8 @@ RecordMapper::RecordMapper(const Header& header, const CounterPlan& plan,
       images_(header.mmaps),
       resolver_(header) {
     cores_.resize(header.cores.size());
+    for (CoreState& cs : cores_)
+        cs.named_cookies.assign(static_cast<std::size_t>(images_.cookie_end()), false);
     for (std::size_t c = 0; c < cores_.size() && c < plan.pmu_names.size(); ++c) {
         for (const auto& name : plan.pmu_names[c]) cores_[c].keys.push_back(counters.key(name));
         // A store that holds everything since the PMU was programmed starts every counter at 0.
@@ -79,9 +81,9 @@ RecordMapper::CoreState* RecordMapper::core_state(std::uint32_t core) {
     return core < cores_.size() ? &cores_[core] : nullptr;
 }
 
-void RecordMapper::map(const RecordRef& record, std::uint64_t file_offset,
-                       std::vector<model::Event>& out, ingest::IngestReport& report,
-                       ingest::KindTally& tally) {
+void RecordMapper::map(const RecordRef& record, std::uint64_t file_offset, EventOrder& order,
+                       ingest::IngestReport& report, ingest::KindTally& tally) {
+    std::vector<model::Event>& out = order.incoming();
     std::visit(
         [&](const auto& r) {
             using T = std::decay_t<decltype(r)>;
@@ -89,7 +91,7 @@ void RecordMapper::map(const RecordRef& record, std::uint64_t file_offset,
             std::string_view kind;
             if constexpr (std::is_same_v<T, const SampleRecord*>) {
                 kind = kind::of_type(r->header.type);
-                mapped = map_sample(*r, file_offset, out, report);
+                mapped = map_sample(*r, file_offset, order, report);
             } else {
                 kind = kind::of_type(r.header.type);
                 const model::Nanos ts = timeline(r.header.timestamp);
@@ -109,14 +111,14 @@ void RecordMapper::map(const RecordRef& record, std::uint64_t file_offset,
                         report.mapped(kind::kAmbiguousSeries);
                     }
                     mapped = series.series &&
-                             map_custom(ts, r.header.core, *series.series, r.value, out);
+                             map_custom(ts, r.header.core, *series.series, r.value, order);
                 } else if constexpr (std::is_same_v<T, AnnotationRecord>) {
                     mapped = map_annotation(ts, r, out);
                 } else if constexpr (std::is_same_v<T, HaltRecord>) {
                     out.emplace_back(model::Idle{ts, core, r.entered ? 0 : -1});
                     mapped = true;
                 } else if constexpr (std::is_same_v<T, PcSampleRecord>) {
-                    mapped = map_pc(ts, r.header.core, std::nullopt, r.pc, out);
+                    mapped = map_pc(ts, r.header.core, std::nullopt, r.pc, order);
                 } else if constexpr (std::is_same_v<T, WarningRecord>) {
                     mapped = false;  // no published layout to decode
                 }
@@ -129,12 +131,13 @@ void RecordMapper::map(const RecordRef& record, std::uint64_t file_offset,
         record);
 }
 
-bool RecordMapper::map_sample(const SampleRecord& s, std::uint64_t file_offset,
-                              std::vector<model::Event>& out, ingest::IngestReport& report) {
+bool RecordMapper::map_sample(const SampleRecord& s, std::uint64_t file_offset, EventOrder& out,
+                              ingest::IngestReport& report) {
     const model::Nanos ts = timeline(s.header.timestamp);
     const auto core = static_cast<std::int32_t>(s.header.core);
     bool mapped = false;
     if (CoreState* cs = core_state(s.header.core)) {
+        std::vector<model::Sample>& samples = out.incoming_samples();
         for (std::size_t i = 0; i < s.pmu.size() && i < cs->keys.size(); ++i) {
             const std::uint64_t value = s.pmu[i];
             const auto last = cs->last[i];
@@ -142,8 +145,8 @@ bool RecordMapper::map_sample(const SampleRecord& s, std::uint64_t file_offset,
             if (!last || !cs->keys[i]) continue;
             // A lower read means the counter was reset: it counted `value` since then.
             const std::uint64_t delta = value >= *last ? value - *last : value;
-            out.emplace_back(
-                model::CounterSample{ts, core, *cs->keys[i], static_cast<std::int64_t>(delta)});
+            samples.push_back(
+                model::Sample{ts, static_cast<std::int64_t>(delta), core, *cs->keys[i], -1, 0});
             mapped = true;
         }
     }
@@ -163,15 +166,16 @@ bool RecordMapper::map_sample(const SampleRecord& s, std::uint64_t file_offset,
 }
 
 bool RecordMapper::map_custom(model::Nanos ts, std::uint32_t core, std::uint32_t series,
-                              std::uint64_t value, std::vector<model::Event>& out) const {
+                              std::uint64_t value, EventOrder& out) const {
     if (series >= series_keys_.size() || !series_keys_[series]) return false;
-    out.emplace_back(model::CounterSample{ts, static_cast<std::int32_t>(core),
-                                          *series_keys_[series], static_cast<std::int64_t>(value)});
+    out.incoming_samples().push_back(model::Sample{ts, static_cast<std::int64_t>(value),
+                                                   static_cast<std::int32_t>(core),
+                                                   *series_keys_[series], -1, 0});
     return true;
 }
 
 bool RecordMapper::map_pc(model::Nanos ts, std::uint32_t core, std::optional<std::uint32_t> task,
-                          std::uint64_t pc, std::vector<model::Event>& out) {
+                          std::uint64_t pc, EventOrder& out) {
     const std::int32_t tid = tid_of(task, core);
     const ImageMap::Hit hit = images_.find(
         pc, task ? task : std::optional<std::uint32_t>(static_cast<std::uint32_t>(tid)));
@@ -179,11 +183,19 @@ bool RecordMapper::map_pc(model::Nanos ts, std::uint32_t core, std::optional<std
     if (hit.cookie >= 2) {
         // Cookies are cached per core by Streamline: name each on a core before its first use.
         CoreState* cs = core_state(core);
-        if (cs == nullptr || cs->named_cookies.insert(hit.cookie).second)
-            out.emplace_back(model::CookieName{ts, c, hit.cookie, images_.name(hit.cookie)});
+        const auto cookie = static_cast<std::size_t>(hit.cookie);
+        if (cs == nullptr || !cs->named_cookies[cookie]) {
+            if (cs != nullptr) cs->named_cookies[cookie] = true;
+            // The record's samples so far, the name, then the rest: their order as single events.
+            out.cut(ts);
+            out.incoming().emplace_back(
+                model::CookieName{ts, c, hit.cookie, images_.name(hit.cookie)});
+            out.cut(ts);
+        }
     }
-    out.emplace_back(
-        model::Backtrace{ts, c, hit.cookie, tid, tid, {model::StackFrame{hit.cookie, hit.offset}}});
+    // The Backtrace{ts, c, cookie, tid, tid, {{cookie, offset}}} a PC sample stands for.
+    out.incoming_samples().push_back(
+        model::Sample{ts, hit.offset, c, model::kPcSampleKey, tid, hit.cookie});
     return true;
 }
 

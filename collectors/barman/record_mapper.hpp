@@ -2,17 +2,23 @@
 //
 //   header cores      -> CoreName (Summary): cpuid and name from the MIDR
 //   header task infos -> ThreadName (tid = task id)
-//   counter sample    -> CounterSample per PMU counter: the agent stores each counter's running
+//   counter sample    -> a counter value (model::Sample) per PMU counter: the agent stores each
+//                        counter's running
 //                        64-bit value, so the delta class gets the difference from the same
 //                        core's previous read (from 0 when the store holds everything since the
 //                        PMU was set up; a wrapped circular store's first read per core is only a
 //                        baseline); sampled custom series values as they are
-//   PC in a sample    -> a one-frame Backtrace against the mmap layouts (CookieName first)
+//   PC in a sample    -> a PC sample (a one-frame Backtrace) against the mmap layouts (CookieName
+//                        first)
 //   task switch       -> ActivitySwitch: activity 1 for the task, reason 0 (preempted) as
 //                        Contention, 1 (blocked) as I/O wait
-//   custom counter    -> CounterSample of the series SeriesResolver picks
+//   custom counter    -> a counter value of the series SeriesResolver picks
 //   annotation        -> Annotation: string on a channel, bookmark, channel name, group name
 //   halting event     -> Idle: entered = state 0 (in WFI/WFE), exited = -1
+//
+// Counter values and PC samples go to EventOrder's samples, which it releases as SampleRun events
+// (the counter values and PC samples of millions of records, as single events, cost several times
+// what decoding the records does); everything else goes out as events.
 //
 // Timestamps: ticks -> ns since timestamp_base (ClockInfo), minus the capture's zero. A record
 // timestamp of ~0 ("use the last timestamp") takes the previous record's.
@@ -20,11 +26,11 @@
 
 #include <cstdint>
 #include <optional>
-#include <set>
 #include <utility>
 #include <vector>
 
 #include "collectors/barman/counter_plan.hpp"
+#include "collectors/barman/event_order.hpp"
 #include "collectors/barman/header.hpp"
 #include "collectors/barman/image_map.hpp"
 #include "collectors/barman/records.hpp"
@@ -43,9 +49,10 @@ class RecordMapper {
 
     // What the header names: core names and thread names, at `ts`.
     void prologue(model::Nanos ts, std::vector<model::Event>& out) const;
-    // Appends the record's events; counts it as mapped or skipped in `tally`, and its problems
-    // in `report`.
-    void map(const RecordRef& record, std::uint64_t file_offset, std::vector<model::Event>& out,
+    // Appends the record's events and samples to `out` (the caller closes the record with
+    // EventOrder::add_record()); counts it as mapped or skipped in `tally`, and its problems in
+    // `report`.
+    void map(const RecordRef& record, std::uint64_t file_offset, EventOrder& out,
              ingest::IngestReport& report, ingest::KindTally& tally);
     // The timeline timestamp of the last record mapped.
     [[nodiscard]] model::Nanos last_ts() const { return last_ts_; }
@@ -55,18 +62,18 @@ class RecordMapper {
         std::vector<std::optional<model::CounterKey>> keys;  // per PMU slot
         std::vector<std::optional<std::uint64_t>> last;      // previous read per slot
         std::uint32_t task = 0;                              // from the last task switch
-        std::set<std::int32_t> named_cookies;
+        std::vector<bool> named_cookies;  // by cookie: named on this core (a lookup per PC)
     };
 
     model::Nanos timeline(std::uint64_t ticks);
     std::int32_t tid_of(std::optional<std::uint32_t> task, std::uint32_t core) const;
     CoreState* core_state(std::uint32_t core);
-    bool map_sample(const SampleRecord& s, std::uint64_t file_offset,
-                    std::vector<model::Event>& out, ingest::IngestReport& report);
+    bool map_sample(const SampleRecord& s, std::uint64_t file_offset, EventOrder& out,
+                    ingest::IngestReport& report);
     bool map_custom(model::Nanos ts, std::uint32_t core, std::uint32_t series, std::uint64_t value,
-                    std::vector<model::Event>& out) const;
+                    EventOrder& out) const;
     bool map_pc(model::Nanos ts, std::uint32_t core, std::optional<std::uint32_t> task,
-                std::uint64_t pc, std::vector<model::Event>& out);
+                std::uint64_t pc, EventOrder& out);
     bool map_annotation(model::Nanos ts, const AnnotationRecord& a,
                         std::vector<model::Event>& out) const;
 

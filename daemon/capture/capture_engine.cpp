@@ -62,6 +62,18 @@ void CaptureEngine::push(std::size_t index, model::Nanos watermark, bool finishe
 }
 
 void CaptureEngine::encode(model::Event& e) {
+    if (auto* run = std::get_if<model::SampleRun>(&e)) {
+        // Encoded in parts, so that each rate sample follows the sample that completed its
+        // millisecond, as it follows the single event that does.
+        while (!run->empty()) {
+            const std::size_t n = event_rate_.observe(*run, run->first, rate_samples_);
+            encoder_.add(*run, n);
+            run->advance(n);
+            for (auto& s : rate_samples_) encoder_.add(s);
+            rate_samples_.clear();
+        }
+        return;
+    }
     event_rate_.observe(e, rate_samples_);
     encoder_.add(e);
     for (auto& s : rate_samples_) encoder_.add(s);

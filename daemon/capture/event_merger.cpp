@@ -88,6 +88,23 @@ model::Event EventMerger::take_front(model::SpanRun& spans, std::size_t n) {
     return model::Event(std::move(front));
 }
 
+std::size_t EventMerger::sample_prefix(const model::SampleRun& samples, const Run& run) {
+    if (samples.pending() <= 1) return samples.pending();
+    const auto begin = samples.samples.begin() + static_cast<std::ptrdiff_t>(samples.first);
+    const auto stop = std::partition_point(
+        begin + 1, samples.samples.end(),
+        [&run](const model::Sample& s) { return s.ts < run.before && s.ts <= run.upto; });
+    return static_cast<std::size_t>(stop - begin);
+}
+
+model::Event EventMerger::take_front(model::SampleRun& samples, std::size_t n) {
+    model::SampleRun front;
+    const auto begin = samples.samples.begin() + static_cast<std::ptrdiff_t>(samples.first);
+    front.samples.assign(begin, begin + static_cast<std::ptrdiff_t>(n));
+    samples.advance(n);
+    return model::Event(std::move(front));
+}
+
 void EventMerger::drop_released() {
     for (auto& q : queues_) {
         if (q.empty() && q.head > 0) {  // keep the capacity, drop the moved-from events

@@ -7,8 +7,9 @@
 // Why batches: ingesters hand over tens of thousands of events per poll and a converter moves
 // millions per second, so a source's batch is taken over whole (a vector swap, no per-event
 // move) and the head of the front-most source is emitted as a run up to the next source's head.
-// A SpanRun (many annotations in one event) is emitted whole when it ends before the next
-// source's head, else split there: its front part is emitted and the rest waits its turn.
+// A SpanRun (many annotations in one event) or SampleRun (many counter values and PC samples) is
+// emitted whole when it ends before the next source's head, else split there: its front part is
+// emitted and the rest waits its turn.
 #pragma once
 
 #include <cstddef>
@@ -43,6 +44,12 @@ class EventMerger {
                         emit(front);
                         break;
                     }
+                } else if (auto* samples = std::get_if<model::SampleRun>(&e)) {
+                    if (std::size_t n = sample_prefix(*samples, run); n < samples->pending()) {
+                        model::Event front = take_front(*samples, n);
+                        emit(front);
+                        break;
+                    }
                 }
                 emit(e);
                 ++q.head;
@@ -65,6 +72,9 @@ class EventMerger {
     static std::size_t span_prefix(const model::SpanRun& spans, const Run& run);
     // The first `n` pending items as a SpanRun of their own; `spans` keeps the rest.
     static model::Event take_front(model::SpanRun& spans, std::size_t n);
+    // The same for a SampleRun's samples.
+    static std::size_t sample_prefix(const model::SampleRun& samples, const Run& run);
+    static model::Event take_front(model::SampleRun& samples, std::size_t n);
     bool next_run(model::Nanos limit, Run& run) const;
     void drop_released();
 

@@ -23,7 +23,24 @@ void EventRateCounter::observe(const model::Event& e, std::vector<model::Event>&
         for (std::size_t i = run->first; i < run->items.size(); ++i) count(run->items[i].ts, out);
         return;
     }
+    if (const auto* run = std::get_if<model::SampleRun>(&e)) {
+        for (std::size_t i = run->first; i < run->samples.size(); ++i)
+            count(run->samples[i].ts, out);
+        return;
+    }
     count(model::timestamp_of(e), out);
+}
+
+std::size_t EventRateCounter::observe(const model::SampleRun& run, std::size_t from,
+                                      std::vector<model::Event>& out) {
+    const std::size_t end = run.samples.size();
+    if (!key_) return end - from;
+    const std::size_t before = out.size();
+    for (std::size_t i = from; i < end; ++i) {
+        count(run.samples[i].ts, out);
+        if (out.size() != before) return i - from + 1;
+    }
+    return end - from;
 }
 
 void EventRateCounter::count(model::Nanos ts, std::vector<model::Event>& out) {

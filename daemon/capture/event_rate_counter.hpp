@@ -36,6 +36,12 @@ class EventRateCounter {
     // own time), appending to `out` the samples of the milliseconds that ended at or before
     // them: never later than `e`'s last time, never earlier than anything counted before.
     void observe(const model::Event& e, std::vector<model::Event>& out);
+    // Counts the samples of `run` from index `from` on, each as the single event it stands for,
+    // up to and including the first that ends a millisecond (whose sample goes to `out`);
+    // returns how many it counted. A caller that encodes that many samples and then `out` puts
+    // the rate samples where they would be among the run's single events.
+    std::size_t observe(const model::SampleRun& run, std::size_t from,
+                        std::vector<model::Event>& out);
     // The last millisecond's count (or the one 0 of an empty capture).
     void finish(std::vector<model::Event>& out);
 

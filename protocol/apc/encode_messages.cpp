@@ -80,16 +80,23 @@ bool Encoder::Impl::add(const model::ProcComm& e) {
 // counted in truncated_backtraces. Stack frames that cannot fit an empty frame are dropped from
 // the outer end (frames are innermost first).
 bool Encoder::Impl::add(const model::Backtrace& e) {
-    OpenFrame& f = cored(FrameType::Backtrace, e.core);
+    write_backtrace(e.ts, e.core, e.exec_cookie, e.pid, e.tid, e.frames);
+    return true;
+}
+
+void Encoder::Impl::write_backtrace(model::Nanos ts, std::int32_t core, std::int32_t exec_cookie,
+                                    std::int32_t pid, std::int32_t tid,
+                                    std::span<const model::StackFrame> frames) {
+    OpenFrame& f = cored(FrameType::Backtrace, core);
     MessageBuf m;
-    m.p64(order(f, e.ts));
-    m.p32(e.exec_cookie);
-    m.p32(e.pid);
-    m.p32(e.tid);
+    m.p64(order(f, ts));
+    m.p32(exec_cookie);
+    m.p32(pid);
+    m.p32(tid);
     const std::size_t room = cap - f.header_size - m.size() - 1;
     std::size_t total = 0, depth = 0;
     bool changed = false;
-    for (const auto& sf : e.frames) {
+    for (const auto& sf : frames) {
         const std::int32_t cookie = sf.cookie == 1 ? -1 : sf.cookie;
         const std::size_t n = packed_size(cookie) + packed_size(sf.offset);
         if (total + n > room) {
@@ -107,12 +114,11 @@ bool Encoder::Impl::add(const model::Backtrace& e) {
     f.body.resize(start + total + 1);
     std::uint8_t* p = f.body.data() + start;
     for (std::size_t i = 0; i < depth; ++i) {
-        const auto& sf = e.frames[i];
+        const auto& sf = frames[i];
         p += wire::encode_packed64(sf.cookie == 1 ? -1 : sf.cookie, p);
         p += wire::encode_packed64(sf.offset, p);
     }
     *p = 1;  // End of Message
-    return true;
 }
 
 // Scheduler Trace frame, Sched Switch: [1][timestamp][tid][state].

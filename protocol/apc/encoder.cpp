@@ -17,7 +17,14 @@ static_assert(kAnnotationIndex == 12);
 }  // namespace
 
 Encoder::Impl::Impl(Encoder& e)
-    : enc(&e), cap(std::max(e.options_.max_frame_bytes, kMinFrameBytes)) {}
+    : enc(&e), cap(std::max(e.options_.max_frame_bytes, kMinFrameBytes)) {
+    for (const model::KeyedCounter& k : e.counters_.enabled()) {
+        if (k.key < 0) continue;
+        const auto key = static_cast<std::size_t>(k.key);
+        if (delivery_by_key.size() <= key) delivery_by_key.resize(key + 1, kNoCounter);
+        delivery_by_key[key] = static_cast<std::uint8_t>(static_cast<int>(k.delivery) + 1);
+    }
+}
 
 void Encoder::destroy(Impl* impl) {
     delete impl;
@@ -129,8 +136,19 @@ void Encoder::add(const model::Event& event) {
         stats_.messages[kAnnotationIndex] += run->pending();
         return;
     }
+    if (const auto* samples = std::get_if<model::SampleRun>(&event)) {
+        impl_->add_samples(*samples, samples->pending());
+        return;
+    }
     if (std::visit([this](const auto& e) { return impl_->add(e); }, event))
         ++stats_.messages[event.index()];
+}
+
+void Encoder::add(const model::SampleRun& run, std::size_t n) {
+    assert(summary_sent_ && "Encoder::add() before Encoder::summary()");
+    if (!summary_sent_) summary(SummaryInfo{});
+    impl_->enc = this;
+    impl_->add_samples(run, std::min(n, run.pending()));
 }
 
 void Encoder::flush() {

@@ -64,7 +64,8 @@ struct EncoderOptions {
 };
 
 // What the encoder counted: the table's statistics, plus the messages per model event kind
-// (index = Event::index(); a SpanRun's items count as the Annotation events they stand for).
+// (index = Event::index(); a SpanRun's items count as the Annotation events they stand for, a
+// SampleRun's samples as the CounterSample and Backtrace events they stand for).
 struct EncoderStats {
     EncoderStatistics counts;
     std::array<std::uint64_t, std::variant_size_v<model::Event>> messages{};
@@ -79,6 +80,10 @@ class Encoder {
     void summary(const SummaryInfo& info, std::span<const model::CoreName> cores = {});
     // Appends one event to the open frame of its kind (and core); frames that fill up are sent.
     void add(const model::Event& event);
+    // Appends the first `n` pending samples of `run` (n <= run.pending()) exactly as add() of
+    // the whole run would, without advancing the run: for a caller that puts other events
+    // between a run's samples (the capture engine's event rate samples).
+    void add(const model::SampleRun& run, std::size_t n);
     // Sends every open frame (at each live-rate tick and at the end of the capture).
     void flush();
 

@@ -1,12 +1,13 @@
 // The encoder's private state and per-message writers, split over encoder.cpp (frames, summary,
 // dispatch), encode_messages.cpp (fixed and name messages), encode_counters.cpp (Counter and
 // Block Counter), encode_payloads.cpp (Annotate and External splitting) and encode_spans.cpp
-// (SpanRun).
+// (SpanRun) and encode_samples.cpp (SampleRun).
 #pragma once
 
 #include <array>
 #include <cstdint>
 #include <map>
+#include <span>
 #include <vector>
 
 #include "protocol/apc/encoder.hpp"
@@ -66,11 +67,27 @@ struct Encoder::Impl {
     bool add(const model::Annotation& e);
     bool add(const model::ExternalData& e);
     bool add(const model::ExternalDisconnect& e);
-    bool add(const model::SpanRun& e);  // encode_spans.cpp
+    bool add(const model::SpanRun& e);     // encode_spans.cpp
+    bool add(const model::SampleRun& e) {  // Encoder::add() writes these with add_samples()
+        add_samples(e, e.pending());
+        return false;
+    }
     const model::SpanItem* write_spans(const model::SpanRun& run, const model::SpanItem* item,
                                        const model::SpanItem* end, std::uint8_t*& p,
                                        const std::uint8_t* limit, bool checked);
-    bool add_block(const model::CounterSample& s);
+    // Writes the first `n` pending samples; counts the messages written per event kind.
+    void add_samples(const model::SampleRun& run, std::size_t n);  // encode_samples.cpp
+    void write_pc(const model::Sample& s);
+    void write_counter_value(const model::Sample& s);
+    // Counter frame message, Block Counter value and Backtrace message (encode_counters.cpp,
+    // encode_messages.cpp): the writers behind both the single events and SampleRun.
+    void write_counter(model::Nanos ts, std::int32_t core, model::CounterKey key,
+                       std::int64_t value);
+    void add_block(model::Nanos ts, std::int32_t core, model::CounterKey key, std::int64_t value,
+                   std::int32_t pid);
+    void write_backtrace(model::Nanos ts, std::int32_t core, std::int32_t exec_cookie,
+                         std::int32_t pid, std::int32_t tid,
+                         std::span<const model::StackFrame> frames);
 
     // Re-bound by every public Encoder call, so a moved Encoder never leaves it dangling.
     Encoder* enc;
@@ -90,6 +107,10 @@ struct Encoder::Impl {
     std::map<std::int32_t, detail::OpenFrame> externals;  // one frame per source id
     std::vector<std::uint8_t> scratch;                    // annotation bytes, reused
     std::vector<std::uint8_t> carry;  // a Block Counter block moving to the next frame
+    // Each key's frame kind (kNoCounter, or a Delivery + 1), by key: add_samples() asks it for
+    // every value, and a flat table is a load where by_key() is a bounds check and a multiply.
+    static constexpr std::uint8_t kNoCounter = 0;
+    std::vector<std::uint8_t> delivery_by_key;
 };
 
 }  // namespace apcgate::apc

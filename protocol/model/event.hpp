@@ -15,6 +15,7 @@
 #include <variant>
 #include <vector>
 
+#include "protocol/model/sample_run.hpp"
 #include "protocol/model/span_run.hpp"
 
 namespace apcgate::model {
@@ -184,7 +185,8 @@ struct Annotation {
     AnnotationBody body;
 };
 
-// SpanRun (span_run.hpp) is many StringAnnotation events in one.
+// SpanRun (span_run.hpp) is many StringAnnotation events in one; SampleRun (sample_run.hpp) is
+// many CounterSample and one-frame Backtrace events in one.
 
 // ---- External frame -----------------------------------------------------------------------
 // Bytes of one external source (an annotation connection), forwarded unchanged and in order.
@@ -201,15 +203,17 @@ struct ExternalDisconnect {
 
 using Event = std::variant<CoreName, CookieName, ThreadName, ProcComm, Backtrace, CounterSample,
                            SchedSwitch, SchedThreadExit, ActivityLink, ActivitySwitch, TaskExit,
-                           Idle, Annotation, ExternalData, ExternalDisconnect, SpanRun>;
+                           Idle, Annotation, ExternalData, ExternalDisconnect, SpanRun, SampleRun>;
 
 inline Nanos timestamp_of(const Event& e) {
     // Annotations are most of a converted trace's events, and the merger asks every event's
-    // time: spare them the visit's indirect call.
+    // time: spare them (and a sampler's runs) the visit's indirect call.
     if (const auto* a = std::get_if<Annotation>(&e)) return a->ts;
+    if (const auto* r = std::get_if<SampleRun>(&e)) return r->front_ts();
     return std::visit(
         [](const auto& v) {
-            if constexpr (std::is_same_v<std::decay_t<decltype(v)>, SpanRun>) {
+            using T = std::decay_t<decltype(v)>;
+            if constexpr (std::is_same_v<T, SpanRun> || std::is_same_v<T, SampleRun>) {
                 return v.front_ts();
             } else {
                 return v.ts;
@@ -218,14 +222,20 @@ inline Nanos timestamp_of(const Event& e) {
         e);
 }
 
-// How many annotations/messages an event stands for (a SpanRun: its pending items).
+// How many annotations/messages an event stands for (a SpanRun or SampleRun: its pending items).
 inline std::size_t event_count(const Event& e) {
     if (const auto* r = std::get_if<SpanRun>(&e)) return r->pending();
+    if (const auto* r = std::get_if<SampleRun>(&e)) return r->pending();
     return 1;
 }
+
+// The single event a SampleRun's sample stands for (a CounterSample or a Backtrace).
+Event single_event(const Sample& s);
 
 // Replaces every SpanRun in `events` by the Annotation events it stands for (for readers that
 // want one annotation per event, e.g. tests).
 void expand_span_runs(std::vector<Event>& events);
+// Replaces every SampleRun in `events` by the CounterSample and Backtrace events it stands for.
+void expand_sample_runs(std::vector<Event>& events);
 
 }  // namespace apcgate::model

@@ -19,15 +19,6 @@ Error os_error(const std::string& what, const std::filesystem::path& path) {
     return Error::at(ErrorKind::Io, what + ": " + std::strerror(errno)).in_input(path.string());
 }
 
-FileIdentity identity_of(const struct stat& st) {
-    FileIdentity id;
-    id.device = st.st_dev;
-    id.inode = st.st_ino;
-    id.size = st.st_size;
-    id.mtime_ns = static_cast<std::int64_t>(st.st_mtim.tv_sec) * 1'000'000'000 + st.st_mtim.tv_nsec;
-    return id;
-}
-
 }  // namespace
 
 Result<FileIdentity> MappedFile::identify(const std::filesystem::path& path) {

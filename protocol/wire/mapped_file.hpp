@@ -3,6 +3,7 @@
 // kernel pages them in as readers move through them. The mapping outlives the descriptor.
 #pragma once
 
+#include <sys/stat.h>
 #include <sys/types.h>
 
 #include <cstdint>
@@ -21,6 +22,16 @@ struct FileIdentity {
     std::int64_t mtime_ns = 0;
     bool operator==(const FileIdentity&) const = default;
 };
+
+// The identity of the file `st` describes (from stat() or fstat()).
+inline FileIdentity identity_of(const struct stat& st) {
+    FileIdentity id;
+    id.device = st.st_dev;
+    id.inode = st.st_ino;
+    id.size = st.st_size;
+    id.mtime_ns = static_cast<std::int64_t>(st.st_mtim.tv_sec) * 1'000'000'000 + st.st_mtim.tv_nsec;
+    return id;
+}
 
 class MappedFile {
   public:

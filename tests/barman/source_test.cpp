@@ -486,6 +486,33 @@ TEST(BarmanSource, RereadsAFileRewrittenBetweenCaptures) {
     EXPECT_NE(st.error().to_string().find("magic"), std::string::npos) << st.error().to_string();
 }
 
+// open() keeps what it read for the first capture, but not once the file changed: a refresh (as
+// `serve --source` makes before each capture) finds the new version and its time origin.
+TEST(BarmanSource, TheFirstCaptureReadsAFileRewrittenAfterOpen) {
+    StoreConfig c;
+    c.ts_base = 10'000;  // records before the base move the time origin back
+    StoreBuilder first = rich_builder(c);
+    first.halt(0, 1000, true);
+    const auto path = write_temp("rewritten_after_open.raw", first.linear(256));
+    auto opened = BarmanSource::open({path, {}});
+    ASSERT_TRUE(opened);
+    auto source = std::move(opened).value();
+    EXPECT_EQ(source->time_origin(), -9000);
+    EXPECT_TRUE(source->refresh());  // unchanged: nothing to read again
+    EXPECT_EQ(source->time_origin(), -9000);
+
+    StoreBuilder second = rich_builder(c);
+    for (int i = 0; i < 3; ++i) second.halt(1, 500 + static_cast<std::uint64_t>(i), i == 0);
+    write_temp("rewritten_after_open.raw", second.linear(512));
+    ASSERT_TRUE(source->refresh());
+    EXPECT_EQ(source->time_origin(), -9500);
+    auto run = ingest_test::run_opened(Result<std::unique_ptr<BarmanSource>>(std::move(source)));
+    ASSERT_TRUE(run);
+    const auto idle = run->all<model::Idle>();
+    ASSERT_EQ(idle.size(), 3U);
+    EXPECT_EQ(idle[0].core, 1);
+}
+
 TEST(BarmanSource, CustomCounterRecordsFollowTheAgentsSeriesIds) {
     // As Arm's generator writes them: a recorded series by its index within its chart, core 0
     // for a chart that is not per-CPU.

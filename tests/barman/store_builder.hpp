@@ -254,6 +254,30 @@ class StoreBuilder {
         return assemble(1, buffer_length, used, 0, used, records.data);
     }
 
+    // linear(buffer_length) a piece at a time, for stores too large to build in memory: the
+    // file is linear_header() (written last, once `used` is known), then what drain_linear()
+    // gives each time, then zeros up to buffer_length record bytes. drain_linear() appends the
+    // blocks added since its last call to `out` as linear() lays them after `used` record bytes
+    // (dropping those that do not fit, as it does), forgets them, and returns the new `used`.
+    std::vector<std::uint8_t> linear_header(std::uint64_t buffer_length, std::uint64_t used) const {
+        std::vector<std::uint8_t> h = header(1, buffer_length, used, 0, used);
+        const std::uint64_t length = header_length_override.value_or(h.size());
+        h.resize(std::max<std::uint64_t>(h.size(), (length + 7) & ~std::uint64_t{7}), 0);
+        return h;
+    }
+    std::uint64_t drain_linear(std::vector<std::uint8_t>& out, std::uint64_t used,
+                               std::uint64_t buffer_length) {
+        for (const auto& b : blocks_) {
+            Bytes one(c_.big_endian);
+            encode(one, b);
+            if (used + one.data.size() > buffer_length) continue;
+            out.insert(out.end(), one.data.begin(), one.data.end());
+            used += one.data.size();
+        }
+        blocks_.clear();
+        return used;
+    }
+
     // A circular store of `buffer_length` bytes, written the agent's way: monotonic offsets,
     // a padding block at the wrap when a block does not fit before the end, and the oldest
     // blocks freed to make room.

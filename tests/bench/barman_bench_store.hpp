@@ -9,12 +9,14 @@
 
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdint>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
 #include <string>
 #include <system_error>
+#include <vector>
 
 #include "tests/barman/store_builder.hpp"
 
@@ -40,7 +42,9 @@ inline const std::filesystem::path& generated_path() {
     return kFile.path;
 }
 
-// Writes a store of `buffer_bytes` to `path`.
+// Writes a store of `buffer_bytes` to `path`, a piece at a time: memory stays a few MiB whatever
+// the size (convert_memory.sh makes 4 GiB ones), and the bytes are those StoreBuilder::linear()
+// gives for the same records.
 inline void write_store(const std::filesystem::path& path, std::uint64_t buffer_bytes) {
     barman_test::StoreConfig c;
     c.max_cores = 4;
@@ -56,8 +60,18 @@ inline void write_store(const std::filesystem::path& path, std::uint64_t buffer_
     b.chart("Queue", 1, 2, 0);
     b.series(0, "depth", "items", 0xffffffffU, 1.0, 3, 2, 0);
     b.series(0, "drops", "", 0xffffffffU, 1.0, 1, 1, 1);
-    std::uint64_t ts = 1000, reads = 0, bytes = 0;
+    std::ofstream out(path, std::ios::binary | std::ios::trunc);
+    auto write = [&out](const std::vector<std::uint8_t>& bytes) {
+        out.write(reinterpret_cast<const char*>(bytes.data()),  // NOLINT: bytes to a stream
+                  static_cast<std::streamsize>(bytes.size()));
+    };
+    // The header's size does not depend on the record bytes it counts: a placeholder now, the
+    // real one at the end.
+    const std::vector<std::uint8_t> placeholder = b.linear_header(buffer_bytes, 0);
+    write(placeholder);
+    std::uint64_t ts = 1000, reads = 0, bytes = 0, used = 0;
     std::uint32_t task = 1;
+    std::vector<std::uint8_t> piece;
     while (bytes < buffer_bytes - 4096) {
         for (std::uint32_t core = 0; core < 4; ++core) {
             reads += 1000;
@@ -77,11 +91,24 @@ inline void write_store(const std::filesystem::path& path, std::uint64_t buffer_
             bytes += 32 + 64 + 2 * 32;
         }
         ts += 8;
+        if (ts % 8192 == 0) {  // about 140 KiB of records a piece
+            piece.clear();
+            used = b.drain_linear(piece, used, buffer_bytes);
+            write(piece);
+        }
     }
-    const auto file = b.linear(buffer_bytes);
-    std::ofstream(path, std::ios::binary)
-        .write(reinterpret_cast<const char*>(file.data()),  // NOLINT: bytes to a stream
-               static_cast<std::streamsize>(file.size()));
+    piece.clear();
+    used = b.drain_linear(piece, used, buffer_bytes);
+    write(piece);
+    piece.assign(std::size_t{1} << 20, 0);
+    for (std::uint64_t left = buffer_bytes - used; left > 0;) {
+        const std::size_t n = static_cast<std::size_t>(std::min<std::uint64_t>(left, piece.size()));
+        out.write(reinterpret_cast<const char*>(piece.data()),  // NOLINT: bytes to a stream
+                  static_cast<std::streamsize>(n));
+        left -= n;
+    }
+    out.seekp(0);
+    write(b.linear_header(buffer_bytes, used));
 }
 
 // The store both benchmarks read, generated once per process.

@@ -2,12 +2,12 @@
 # Peak RSS of `apcgate convert` on the Barman bench store at two sizes: memory is bounded by the
 # source's reorder window and per-poll chunk, not by the input, so both peaks should be about
 # the same. The stores are made by barman_floor_bench (BARMAN_BENCH_STORE keeps the file it
-# generates; the generator holds a whole store in memory, about 3.5 times its size, which is
-# what limits the larger one).
+# generates; the generator writes it a piece at a time, so any size that fits the disk can be
+# made: `convert_memory.sh 400 4096` compares a 400 MiB store with a 4 GiB one).
 #
 # Usage: convert_memory.sh [SMALL_MB] [LARGE_MB] [BUILD]
 #   SMALL_MB: default 64; LARGE_MB: default 1024; BUILD: default build.
-# Needs GNU time (/usr/bin/time) and LARGE_MB * 2 of space in /tmp (store and capture).
+# Needs GNU time (/usr/bin/time) and about LARGE_MB * 1.4 of space in /tmp (store and capture).
 set -euo pipefail
 
 small=${1:-64}

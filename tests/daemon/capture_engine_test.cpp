@@ -403,6 +403,62 @@ TEST(CaptureEngine, TheEventRateMakesASpansOnlyCaptureValid) {
     EXPECT_NE(violations[0].text.find("Required Messages"), std::string::npos);
 }
 
+// Counter values and PC samples over several milliseconds, in one poll: as one SampleRun, or as
+// the single events it stands for.
+class SamplesSource final : public collectors::Source {
+  public:
+    explicit SamplesSource(bool batched) : batched_(batched) {}
+    [[nodiscard]] std::string_view name() const override { return "samples"; }
+    Status start(const collectors::CaptureContext& ctx) override {
+        key_ = *ctx.counters.key("c0");
+        return {};
+    }
+    [[nodiscard]] bool recorded() const override { return true; }
+    collectors::PollResult poll(model::Nanos /*now*/, std::vector<model::Event>& out) override {
+        model::SampleRun run;
+        for (model::Nanos ts = 0; ts < 5'000'000; ts += 300'000) {
+            for (std::int32_t core = 0; core < 2; ++core) {
+                run.samples.push_back({ts, ts / 1000 + core, core, key_, -1, 0});
+                run.samples.push_back({ts, ts / 1000 + 5, core, key_, -1, 0});
+                run.samples.push_back({ts, 0x400 + ts / 1000, core, model::kPcSampleKey, 9, 2});
+            }
+        }
+        if (batched_) {
+            out.emplace_back(std::move(run));
+        } else {
+            for (const auto& sample : run.samples) out.push_back(model::single_event(sample));
+        }
+        return {5'000'000, true};
+    }
+
+  private:
+    bool batched_;
+    model::CounterKey key_ = 0;
+};
+
+// The event rate's samples go where they would among the single events a SampleRun stands for
+// (several in the run's middle, one of them after the first value of a time): the capture is the
+// same byte for byte.
+TEST(CaptureEngine, ASampleRunEncodesAsItsSingleEventsWithTheEventRate) {
+    std::vector<std::vector<std::vector<std::uint8_t>>> captures;
+    for (bool batched : {false, true}) {
+        Fixture f;
+        EventRateCounter::declare(f.catalog);
+        SamplesSource source(batched);
+        MemorySink sink;
+        CaptureEngine engine(f.plan({&source}), sink);
+        ASSERT_TRUE(engine.start());
+        while (engine.recorded_running()) {
+            engine.poll_behind(0);
+            engine.encode_ready();
+        }
+        engine.finish(0);
+        captures.push_back(sink.frames);
+    }
+    EXPECT_EQ(captures[0], captures[1]);
+    ASSERT_FALSE(captures[0].empty());
+}
+
 // An input without a single event still makes a valid capture: one sample saying 0 events.
 TEST(CaptureEngine, TheEventRateOfAnEmptyCaptureIsOneZero) {
     model::CounterCatalog catalog;

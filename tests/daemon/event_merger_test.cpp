@@ -100,5 +100,30 @@ TEST(EventMerger, ASpanRunInsideTheWatermarkGoesWhole) {
     EXPECT_EQ(items, 2U);
 }
 
+// A SampleRun is split at another source's head as a SpanRun is.
+TEST(EventMerger, SplitsASampleRunAtAnotherSourcesHead) {
+    EventMerger m(2);
+    model::SampleRun run;
+    for (model::Nanos ts : {10, 20, 30, 30, 40, 50}) run.samples.push_back({ts, ts, 0, 3});
+    std::vector<model::Event> a;
+    a.emplace_back(std::move(run));
+    std::vector<model::Event> b{idle(30, 7), idle(45, 8)};
+    m.push(1, b, 100, true);
+    m.push(0, a, 100, true);
+    std::vector<std::string> order;
+    m.release([&](model::Event& e) {
+        if (auto* r = std::get_if<model::SampleRun>(&e)) {
+            for (std::size_t k = r->first; k < r->samples.size(); ++k)
+                order.push_back("s" + std::to_string(r->samples[k].ts));
+            order.emplace_back("|");
+        } else {
+            order.push_back("idle" + std::to_string(model::timestamp_of(e)));
+        }
+    });
+    EXPECT_EQ(order, (std::vector<std::string>{"s10", "s20", "s30", "s30", "|", "idle30", "s40",
+                                               "|", "idle45", "s50", "|"}));
+    EXPECT_EQ(m.pending(), 0U);
+}
+
 }  // namespace
 }  // namespace apcgate::daemon

@@ -56,7 +56,14 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         out.clear();
         const auto r = (*source)->poll(0, out);
         for (const auto& e : out) {
-            // The source promises non-decreasing timestamps.
+            // The source promises non-decreasing timestamps (each of a SampleRun's samples too).
+            if (const auto* run = std::get_if<model::SampleRun>(&e)) {
+                for (const auto& s : run->samples) {
+                    if (s.ts < last) __builtin_trap();
+                    last = s.ts;
+                }
+                continue;
+            }
             if (model::timestamp_of(e) < last) __builtin_trap();
             last = model::timestamp_of(e);
         }

@@ -17,6 +17,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -145,15 +146,22 @@ struct SourceRun {
         ASSERT_TRUE(st.ok()) << st.error().to_string();
         // Bounded so that a source that never says finished fails the test instead of hanging.
         bool finished = false;
+        // Each poll's SampleRuns as the single events they stand for (tests look for those).
+        std::vector<model::Event> polled;
         for (int i = 0; i < 1'000'000 && !finished; ++i) {
-            const std::size_t before = events.size();
-            const auto r = source->poll(0, events);
-            poll_sizes.push_back(events.size() - before);
+            polled.clear();
+            const auto r = source->poll(0, polled);
+            model::expand_sample_runs(polled);
+            poll_sizes.push_back(polled.size());
+            std::move(polled.begin(), polled.end(), std::back_inserter(events));
             watermarks.push_back(r.watermark);
             finished = r.finished;
         }
         EXPECT_TRUE(finished) << "the source never said finished";
-        source->stop(0, events);
+        polled.clear();
+        source->stop(0, polled);
+        model::expand_sample_runs(polled);
+        std::move(polled.begin(), polled.end(), std::back_inserter(events));
     }
 };
 

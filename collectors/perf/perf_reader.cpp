@@ -82,6 +82,7 @@ void PerfReader::run() {
         std::int64_t now = monotonic_now();
         std::int64_t wait = config_.drain_period;
         if (config_.counter_period > 0) wait = std::min(wait, next_counters_ - now);
+        if (backlog_) wait = 0;
         const int n = ::epoll_wait(epoll_fd_.get(), events, 16, to_ms(wait));
         bool stopping = false;
         for (int i = 0; i < n; ++i) {
@@ -116,11 +117,12 @@ void PerfReader::run() {
     }
 }
 
-void PerfReader::drain_ring(PerfSession::Ring& ring) {
-    // Chunk by chunk, so the copy stays small however full the ring is; as many chunks as the
-    // ring held when the drain began, so a ring filling as fast as it is read cannot hold the
-    // other rings up.
-    const std::size_t chunks = ring.ring.data_bytes() / kDrainChunkBytes + 1;
+std::optional<std::uint64_t> PerfReader::drain_ring(PerfSession::Ring& ring, bool whole) {
+    // Chunk by chunk, so the copy stays small however full the ring is. The last drain takes as
+    // many chunks as the ring held when it began (a ring filling as fast as it is read cannot
+    // hold the end up); the others one.
+    const std::size_t chunks = whole ? ring.ring.data_bytes() / kDrainChunkBytes + 1 : 1;
+    const std::size_t first = pending_.size();
     for (std::size_t i = 0; i < chunks; ++i) {
         buf_.clear();
         auto drained = ring.ring.drain(buf_, kDrainChunkBytes);
@@ -128,7 +130,7 @@ void PerfReader::drain_ring(PerfSession::Ring& ring) {
             Error e = std::move(drained).take_error();
             e.input = ring.name;
             report_.bad_record(std::move(e));
-            return;
+            return std::nullopt;
         }
         stats_[PerfStat::RecordBytes] += drained->bytes;
         RecordTokenizer tokens(buf_, drained->position);
@@ -146,8 +148,12 @@ void PerfReader::drain_ring(PerfSession::Ring& ring) {
             e.context.push_back("the rest of this drain of " + ring.name + " was skipped");
             report_.bad_record(std::move(e));
         }
-        if (!drained->more) return;
+        if (!drained->more) return std::nullopt;
     }
+    std::uint64_t newest = 0;
+    for (std::size_t i = first; i < pending_.size(); ++i)
+        newest = std::max(newest, time_of(pending_[i]));
+    return newest;
 }
 
 void PerfReader::read_counters(std::int64_t now) {
@@ -186,7 +192,13 @@ void PerfReader::read_counters(std::int64_t now) {
 
 void PerfReader::drain(std::int64_t now, bool final) {
     ++stats_[PerfStat::Drains];
-    for (auto& ring : session_.rings()) drain_ring(ring);
+    // A ring with records left caps what may be mapped at the newest time read from it: its
+    // records still to come are no older (but for the lateness the margin allows for).
+    std::optional<std::uint64_t> left_from;
+    for (auto& ring : session_.rings())
+        if (auto newest = drain_ring(ring, final))
+            left_from = std::min(left_from.value_or(*newest), *newest);
+    backlog_ = left_from.has_value();
     if (final || (config_.counter_period > 0 && now >= next_counters_)) {
         read_counters(now);
         if (config_.counter_period > 0)
@@ -211,9 +223,13 @@ void PerfReader::drain(std::int64_t now, bool final) {
     order_.clear();
     for (std::size_t i = 0; i < pending_.size(); ++i) order_.emplace_back(time_of(pending_[i]), i);
     std::sort(order_.begin(), order_.end());
-    const std::uint64_t limit =
+    std::uint64_t limit =
         final ? std::numeric_limits<std::uint64_t>::max()
               : static_cast<std::uint64_t>(std::max<std::int64_t>(0, now - config_.margin));
+    if (left_from) {
+        const auto margin = static_cast<std::uint64_t>(config_.margin);
+        limit = std::min(limit, *left_from > margin ? *left_from - margin : 0);
+    }
     held_.clear();
     for (const auto& [time, index] : order_) {
         if (time > limit) {  // too recent: a record older than it may still be on its way
@@ -245,6 +261,8 @@ void PerfReader::hand_over(std::optional<model::Nanos> watermark) {
     for (auto& e : produced_) queue_.push_back(std::move(e));
     produced_.clear();
     queued_.store(queue_.size(), std::memory_order_relaxed);
+    stats_[PerfStat::QueuePeak] =
+        std::max<std::uint64_t>(stats_[PerfStat::QueuePeak], queue_.size());
     if (watermark) watermark_ = std::max(watermark_, *watermark);
 }
 

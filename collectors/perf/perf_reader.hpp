@@ -69,7 +69,10 @@ class PerfReader {
   public:
     // Mapped events move to the queue poll() reads at least this often within a drain.
     static constexpr std::size_t kHandOverBatch = 4096;
-    // A ring is copied out this much at a time (whole records; a record is at most 64 KiB).
+    // A ring is copied out this much at a time (whole records; a record is at most 64 KiB), and
+    // a drain (but the last) takes at most one such chunk from each ring: what a drain decodes,
+    // sorts and maps, and so what it can add to the queue at once, is bounded however far the
+    // rings ran ahead (a stall, the wait for /proc), not by the rings' size.
     static constexpr std::size_t kDrainChunkBytes = std::size_t{256} * 1024;
     // Records read from the rings before /proc has been read, at most (about 1.4 MB).
     static constexpr std::size_t kUnseededRecords = 16384;
@@ -94,7 +97,9 @@ class PerfReader {
   private:
     void run();
     void drain(std::int64_t now, bool final);
-    void drain_ring(PerfSession::Ring& ring);
+    // Decodes one chunk of `ring` (all of it when `whole`) into pending_. When records were left
+    // in the ring, returns the newest time decoded from it (0 if none): what is left is no older.
+    std::optional<std::uint64_t> drain_ring(PerfSession::Ring& ring, bool whole);
     // Moves produced_ to the queue poll() reads, raising the watermark when one is given.
     void hand_over(std::optional<model::Nanos> watermark);
     bool seed_arrived();
@@ -121,6 +126,7 @@ class PerfReader {
     std::int64_t next_counters_ = 0;
     model::Nanos mapped_to_ = 0;  // capture-timeline time of the newest event handed out
     bool seeded_ = false;
+    bool backlog_ = false;  // the last drain left records in a ring: drain again without waiting
     PerfStatistics stats_;  // the reader's share of the collector's statistics
 
     // Shared with poll().

@@ -15,6 +15,7 @@ enum class PerfStat : std::uint8_t {
     RecordBytes,
     LateRecords,
     DrainsDeferred,
+    QueuePeak,
     CounterReads,
     RingsClosed,
     // The kernel.
@@ -47,6 +48,10 @@ inline constexpr std::array<model::StatisticSpec, static_cast<std::size_t>(PerfS
          "times the reader left the ring buffers to fill because the capture fell behind taking "
          "its events, or /proc was still being read at the start (the kernel counts what it "
          "then drops)"},
+        {"perf_queue_peak", Severity::Info,
+         "most events the reader held decoded at once for the capture to take (each drain adds "
+         "at most a chunk of each ring's records, so this stays bounded however far behind the "
+         "capture fell)"},
         {"perf_counter_reads", Severity::Info, "times the counters were read"},
         {"perf_rings_closed", Severity::Info,
          "ring buffers of followed threads that exited, no longer waited on"},

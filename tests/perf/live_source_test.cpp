@@ -17,6 +17,7 @@
 #include <map>
 #include <thread>
 
+#include "collectors/perf/perf_reader.hpp"
 #include "collectors/perf/perf_source.hpp"
 #include "events_of.hpp"
 #include "protocol/model/timeline_clock.hpp"
@@ -284,6 +285,40 @@ TEST(LiveSource, RecordsLostFromAFullRingAreCountedAndAnnotated) {
         if (const auto* t = std::get_if<model::TextAnnotation>(&a.body))
             annotated = annotated || t->text.find("dropped") != std::string::npos;
     EXPECT_TRUE(annotated);
+}
+
+TEST(LiveSource, AReaderThatFellBehindHoldsABoundedNumberOfEvents) {
+    if (!root()) GTEST_SKIP() << "system-wide perf events need root";
+    PerfOptions o;
+    o.ring_bytes = std::size_t{32} << 20;  // room for everything held back: nothing is lost
+    o.queued_events = 4096;
+    Capture c(std::move(o));
+    std::atomic<int> ping{0}, pong{0};
+    // Polls are held while the threads switch 160,000 times: the queue fills, the reader stops
+    // draining and the rings hold several MB of records. Once polls resume, each drain takes at
+    // most one chunk of each ring, so what waits decoded stays near the queue's bound instead
+    // of the whole backlog (which a single drain of every ring would decode at once). The polls
+    // (4096 events every 10 ms) then have time to catch up before the capture stops: the last
+    // drain at stop hands out whatever is left at once.
+    c.run(c.defaults(), [&] {
+        c.hold_polls = true;
+        pingpong(80000, ping, pong);
+        c.hold_polls = false;
+        std::this_thread::sleep_for(std::chrono::milliseconds(1000));
+    });
+    const auto& stats = c.source.last_statistics();
+    EXPECT_EQ(stats[PerfStat::RecordsLost], 0U);
+    EXPECT_GT(stats[PerfStat::DrainsDeferred], 0U) << "the reader must have fallen behind";
+    std::map<int, int> switches;
+    for (const auto& s : all_of<model::ActivitySwitch>(c.events)) ++switches[s.tid];
+    EXPECT_GE(switches[ping], 80000);
+    // A record is at least 16 bytes; the events of the records read before /proc was, and of
+    // one chunk of each ring, come on top of the queue's bound.
+    const std::size_t rings = c.source.capabilities().cpus.size();
+    const std::size_t bound =
+        4096 + PerfReader::kUnseededRecords + rings * (PerfReader::kDrainChunkBytes / 16);
+    EXPECT_LE(stats[PerfStat::QueuePeak], bound);
+    EXPECT_GT(stats[PerfStat::QueuePeak], 0U);
 }
 
 TEST(LiveSource, IdleFramesWhereTheTracepointExists) {

@@ -8,6 +8,7 @@
 #include <asio/io_context.hpp>
 
 #include "daemon/capture/clocks.hpp"
+#include "protocol/wire/type_index.hpp"
 
 namespace apcgate::daemon {
 namespace {
@@ -140,6 +141,47 @@ TEST(LiveCapture, StopWhilePausedEndsTheCaptureAndTheWaiterDoesNothing) {
     h.sink.drain();
     h.run_ready();
     EXPECT_EQ(h.input.polls, polls + 1);  // the engine's last poll at the stop
+}
+
+// A live collector polled every 10 ms: each poll gives 1000 annotations up to now.
+class LiveInput final : public collectors::Source {
+  public:
+    [[nodiscard]] std::string_view name() const override { return "live"; }
+    Status start(const collectors::CaptureContext& /*ctx*/) override { return {}; }
+    [[nodiscard]] model::Nanos poll_period() const override { return 10'000'000; }
+    collectors::PollResult poll(model::Nanos now, std::vector<model::Event>& out) override {
+        ++polls;
+        for (int i = 0; i < 1000; ++i)
+            out.push_back(
+                model::Annotation{now, 0, 7, model::StringAnnotation{1, std::nullopt, "x"}});
+        return {now, false};
+    }
+    int polls = 0;
+};
+
+TEST(LiveCapture, ALiveSourcesEventsAreEncodedAtEachPollNotHeldToTheNextFlush) {
+    asio::io_context io;
+    model::CounterCatalog catalog;
+    StalledSink sink;
+    sink.stalls = false;
+    LiveInput input;
+    CapturePlan plan;
+    plan.counters = model::CaptureCounters::assign(catalog, catalog.defaults());
+    plan.sources = {&input};
+    plan.settings.live_rate_ms = 60'000;  // no flush during the test
+    std::string ended;
+    auto capture = std::make_shared<LiveCapture>(
+        io.get_executor(), std::make_unique<CaptureEngine>(std::move(plan), sink), monotonic_ns(),
+        [&ended](const std::string& reason) { ended = reason; });
+    ASSERT_TRUE(capture->start());
+    while (input.polls < 3) io.run_one();
+    // Held decoded until the live-rate flush, a minute of a fast collector's events would be
+    // a minute of memory; they are encoded (into frames, a fraction of their size) as soon as
+    // every source has vouched for them.
+    constexpr std::size_t kAnnotation = wire::kTypeIndex<model::Annotation, model::Event>;
+    EXPECT_EQ(capture->engine().encoder_stats().messages[kAnnotation], 3000U);
+    capture->stop("done");
+    EXPECT_EQ(ended, "done");
 }
 
 }  // namespace

@@ -66,15 +66,21 @@ bool EventMerger::next_run(model::Nanos limit, Run& run) const {
     return true;
 }
 
-std::size_t EventMerger::span_prefix(const model::SpanRun& spans, const Run& run) {
-    if (spans.pending() <= 1) return spans.pending();
-    const auto begin = spans.items.begin() + static_cast<std::ptrdiff_t>(spans.first);
-    // Items are in time order: the first one past the run's bounds ends the prefix. The first
-    // item is the queue's head, which next_run() chose, so it always goes.
-    const auto stop = std::partition_point(
-        begin + 1, spans.items.end(),
-        [&run](const model::SpanItem& i) { return i.ts < run.before && i.ts <= run.upto; });
+// How many of `items` from `first` on (at least the first) lie within the run's bounds. Items
+// are in time order: the first one past the bounds ends the prefix. The first item is the
+// queue's head, which next_run() chose, so it always goes.
+template <typename Items>
+std::size_t EventMerger::prefix_within(const Items& items, std::size_t first, const Run& run) {
+    if (items.size() - first <= 1) return items.size() - first;
+    const auto begin = items.begin() + static_cast<std::ptrdiff_t>(first);
+    const auto stop = std::partition_point(begin + 1, items.end(), [&run](const auto& i) {
+        return i.ts < run.before && i.ts <= run.upto;
+    });
     return static_cast<std::size_t>(stop - begin);
+}
+
+std::size_t EventMerger::span_prefix(const model::SpanRun& spans, const Run& run) {
+    return prefix_within(spans.items, spans.first, run);
 }
 
 model::Event EventMerger::take_front(model::SpanRun& spans, std::size_t n) {
@@ -89,12 +95,7 @@ model::Event EventMerger::take_front(model::SpanRun& spans, std::size_t n) {
 }
 
 std::size_t EventMerger::sample_prefix(const model::SampleRun& samples, const Run& run) {
-    if (samples.pending() <= 1) return samples.pending();
-    const auto begin = samples.samples.begin() + static_cast<std::ptrdiff_t>(samples.first);
-    const auto stop = std::partition_point(
-        begin + 1, samples.samples.end(),
-        [&run](const model::Sample& s) { return s.ts < run.before && s.ts <= run.upto; });
-    return static_cast<std::size_t>(stop - begin);
+    return prefix_within(samples.samples, samples.first, run);
 }
 
 model::Event EventMerger::take_front(model::SampleRun& samples, std::size_t n) {

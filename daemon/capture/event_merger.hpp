@@ -68,6 +68,9 @@ class EventMerger {
         model::Nanos upto = 0;
     };
     [[nodiscard]] model::Nanos release_limit(bool everything) const;
+    // How many of a run's items from `first` on (at least that one) are within `run`'s bounds.
+    template <typename Items>
+    static std::size_t prefix_within(const Items& items, std::size_t first, const Run& run);
     // How many of a SpanRun's pending items (at least its first) the run may emit.
     static std::size_t span_prefix(const model::SpanRun& spans, const Run& run);
     // The first `n` pending items as a SpanRun of their own; `spans` keeps the rest.

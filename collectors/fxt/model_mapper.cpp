@@ -10,7 +10,7 @@ namespace apcgate::collectors::fxt {
 namespace {
 // Annotations a new SpanRun has room for, and text bytes per annotation: it grows when a longer
 // stretch comes (an archive without context switches or counters between its spans).
-constexpr std::size_t kRunReserve = 32;
+constexpr std::size_t kRunReserve = 16;
 constexpr std::size_t kTextReserve = 16;
 // Open spans a thread's stack keeps room for once it is empty again.
 constexpr std::size_t kKeptStack = 64;

@@ -61,8 +61,20 @@ void append_label(std::string& out, std::string_view label) {
 
 }  // namespace
 
+namespace {
+// Bytes that are themselves in the output: printable ASCII, tab and newline.
+constexpr bool plain(unsigned char c) {
+    return (c >= 0x20 && c < 0x80) || c == '\t' || c == '\n';
+}
+}  // namespace
+
 void append_utf8(std::string& out, std::string_view in) {
-    for (std::size_t i = 0; i < in.size();) {
+    // Names and messages are nearly always plain ASCII: the stretch of plain bytes goes out in
+    // one append, and only what follows it is looked at byte by byte.
+    std::size_t i = 0;
+    while (i < in.size() && plain(static_cast<unsigned char>(in[i]))) ++i;
+    out.append(in.data(), i);
+    while (i < in.size()) {
         const auto c = static_cast<unsigned char>(in[i]);
         if (c < 0x80) {
             if (c >= 0x20 || c == '\t' || c == '\n') {

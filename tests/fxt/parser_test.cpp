@@ -5,6 +5,7 @@
 
 #include "collectors/fxt/record_kinds.hpp"
 #include "collectors/fxt/record_parser.hpp"
+#include "collectors/fxt/text.hpp"
 #include "fxt_writer.hpp"
 
 namespace apcgate::collectors::fxt {
@@ -50,6 +51,23 @@ class FxtParser : public ::testing::TestWithParam<bool> {
     }
     ProviderTables tables_;
 };
+
+// Plain ASCII goes through as it is, wherever it stands; the first other byte and everything
+// after it are cleaned: valid sequences kept, NUL dropped, other control bytes and broken
+// sequences replaced.
+TEST(FxtText, TextIsCleanedToUtf8AfterAndBetweenPlainStretches) {
+    const std::string fffd = "\xEF\xBF\xBD";
+    EXPECT_EQ(clean_utf8("plain ~\x7F\ttext\n"), "plain ~\x7F\ttext\n");
+    EXPECT_EQ(clean_utf8("caf\xC3\xA9 ok"), "caf\xC3\xA9 ok");
+    EXPECT_EQ(clean_utf8("a\x01"
+                         "b"),
+              "a" + fffd + "b");
+    EXPECT_EQ(clean_utf8(std::string_view("a\0b", 3)), "ab");
+    EXPECT_EQ(clean_utf8("x\xC3(y\xE2\x82"), "x" + fffd + "(y" + fffd + fffd);
+    EXPECT_EQ(clean_utf8("\xF0\x9F\x98\x80 end"), "\xF0\x9F\x98\x80 end");
+    EXPECT_EQ(clean_utf8("\xED\xA0\x80"), fffd + fffd + fffd);  // a surrogate
+    EXPECT_EQ(clean_utf8(""), "");
+}
 
 TEST_P(FxtParser, MetadataRecords) {
     FxtWriter w = writer();

@@ -27,6 +27,9 @@ class ItemBuilder {
     // (names): the provider's current low bound, so they come before what follows them.
     void build(const RawRecord& raw, const Record& rec, const ProviderTables& tables,
                model::Nanos now, std::vector<Item>& out);
+    // The same for an event record parsed on its own (RecordParser::parse_event).
+    void build(const RawRecord& raw, const EventRecord& e, const ProviderTables& tables,
+               model::Nanos now, std::vector<Item>& out);
     // Adds the counts kept since the last call to the report.
     void flush_counts() { tally_.flush(report_); }
 
@@ -37,6 +40,10 @@ class ItemBuilder {
         model::Nanos now;
         std::vector<Item>& out;
     };
+    // Counts a record that maps to items: read, then mapped or (nothing made) skipped.
+    template <typename R>
+    void build_mapped(const RawRecord& raw, const R& r, const ProviderTables& tables,
+                      model::Nanos now, std::vector<Item>& out);
     void add(const Context& c, const EventRecord& e);
     void add(const Context& c, const ContextSwitchRecord& s);
     void add(const Context& c, const LogRecord& l);

@@ -34,6 +34,10 @@ std::size_t ProviderStream::position() const {
     return static_cast<std::size_t>(tokenizer_->offset());
 }
 
+void ProviderStream::note_time(std::uint64_t ticks) {
+    if (auto ns = tables_.to_ns(ticks)) latest_ = latest_ == kNever ? *ns : std::max(latest_, *ns);
+}
+
 std::size_t ProviderStream::step(ItemBuilder& builder, ingest::IngestReport& report,
                                  std::vector<Item>& out) {
     while (!done_) {
@@ -49,6 +53,17 @@ std::size_t ProviderStream::step(ItemBuilder& builder, ingest::IngestReport& rep
             continue;
         }
         const RawRecord& raw = **next;
+        if (RecordParser::is_event(raw)) {
+            // An event changes no table: parsed into its own record, straight to the builder.
+            if (Status st = parser_.parse_event(raw, tables_, event_); !st) {
+                report.bad_record(std::move(st).take_error());
+                return raw.bytes.size();
+            }
+            const model::Nanos now = bound();
+            note_time(event_.ticks);
+            builder.build(raw, event_, tables_, now, out);
+            return raw.bytes.size();
+        }
         if (Status st = parser_.parse(raw, tables_, record_); !st) {
             report.bad_record(std::move(st).take_error());  // skipped by its size
             return raw.bytes.size();
@@ -56,10 +71,7 @@ std::size_t ProviderStream::step(ItemBuilder& builder, ingest::IngestReport& rep
         if (std::holds_alternative<ProviderInfoRecord>(record_)) tables_.reset();
         tables_.apply(record_);
         const model::Nanos now = bound();
-        if (auto ticks = start_ticks(record_)) {
-            if (auto ns = tables_.to_ns(*ticks))
-                latest_ = latest_ == kNever ? *ns : std::max(latest_, *ns);
-        }
+        if (auto ticks = start_ticks(record_)) note_time(*ticks);
         builder.build(raw, record_, tables_, now, out);
         return raw.bytes.size();
     }

@@ -69,6 +69,42 @@ TEST(FxtText, TextIsCleanedToUtf8AfterAndBetweenPlainStretches) {
     EXPECT_EQ(clean_utf8(""), "");
 }
 
+// The same text whichever way it is written: plain ASCII with integer, boolean, null and string
+// arguments (written without cleaning), or anything else (cleaned, doubles, longer texts).
+TEST(FxtText, EventTextIsTheSameOnEitherPath) {
+    auto arg = [](std::string_view name, ArgType type, std::uint64_t value,
+                  std::string_view text = {}) {
+        Arg a{};
+        a.name = name;
+        a.type = type;
+        a.value = value;
+        a.s = text;
+        return a;
+    };
+    auto list = [](std::initializer_list<Arg> items) {
+        ArgList l;
+        for (const Arg& a : items) l.items[l.count++] = a;
+        return l;
+    };
+    const ArgList plain =
+        list({arg("n", ArgType::Int32, static_cast<std::uint64_t>(-7)),
+              arg("u", ArgType::UInt64, 18446744073709551615U), arg("ok", ArgType::Bool, 1),
+              arg("none", ArgType::Null, 0), arg("s", ArgType::String, 0, "hi there")});
+    EXPECT_EQ(event_text("gfx", "Frame", plain),
+              "gfx:Frame n=-7 u=18446744073709551615 ok=true none s=hi there");
+    EXPECT_EQ(event_text("", "Frame", list({})), "Frame");
+    EXPECT_EQ(event_text("gfx", "Fr\xC3\xA9me\x01", list({})), "gfx:Fr\xC3\xA9me\xEF\xBF\xBD");
+    EXPECT_EQ(
+        event_text("c", "n", list({arg("s", ArgType::String, 0, std::string_view("a\0b", 3))})),
+        "c:n s=ab");
+    EXPECT_EQ(event_text("c", "n", list({arg("d", ArgType::Double, 0x3FF8000000000000U)})),
+              "c:n d=1.5");
+    EXPECT_EQ(event_text("c", "n", list({arg("p", ArgType::Pointer, 255)})), "c:n p=0xff");
+    const std::string long_name(300, 'x');
+    EXPECT_EQ(event_text("c", long_name, plain),
+              "c:" + long_name + " n=-7 u=18446744073709551615 ok=true none s=hi there");
+}
+
 TEST_P(FxtParser, MetadataRecords) {
     FxtWriter w = writer();
     w.provider_info(0x12345678, "the provider");

@@ -69,19 +69,20 @@ Item& ItemBuilder::item(const Context& c, ItemKind kind, model::Nanos ts) {
 template <typename R>
 void ItemBuilder::build_mapped(const RawRecord& raw, const R& r, const ProviderTables& tables,
                                model::Nanos now, std::vector<Item>& out) {
-    const std::string_view kind = kind::of_header(raw.header);
-    tally_.read(kind);
     const Context c{raw, tables, now, out};
     tables_ = &tables;
     const std::size_t before = out.size();
     bad_time_ = false;
     add(c, r);
-    if (out.size() > before) {
-        tally_.mapped(kind);
-    } else if (!bad_time_) {
-        tally_.skipped(kind);  // e.g. a kernel object that is no process or thread
-    }
     tables_ = nullptr;
+    // Counted after add(), which may count a kind of its own first.
+    ingest::RecordStats& stats = tally_.stats(kind::of_header(raw.header));
+    ++stats.read;
+    if (out.size() > before) {
+        ++stats.mapped;
+    } else if (!bad_time_) {
+        ++stats.skipped;  // e.g. a kernel object that is no process or thread
+    }
 }
 
 void ItemBuilder::build(const RawRecord& raw, const EventRecord& e, const ProviderTables& tables,

@@ -19,6 +19,8 @@ class KindTally {
     void read(std::string_view kind) { ++at(kind).stats.read; }
     void mapped(std::string_view kind) { ++at(kind).stats.mapped; }
     void skipped(std::string_view kind) { ++at(kind).stats.skipped; }
+    // One kind's counts, to add to several at once (valid until another kind is first counted).
+    RecordStats& stats(std::string_view kind) { return at(kind).stats; }
     // Adds the counts to `report` and starts again from zero.
     void flush(IngestReport& report);
 

@@ -105,6 +105,36 @@ TEST(FxtText, EventTextIsTheSameOnEitherPath) {
               "c:" + long_name + " n=-7 u=18446744073709551615 ok=true none s=hi there");
 }
 
+// A table answers the last definition of each index, whether the index lies in its array or
+// its map, and whether the array grew over an index the map held.
+TEST(FxtTables, IndexTableKeepsTheLastDefinitionWhereverItLies) {
+    ProviderTables::IndexTable<int> t;
+    t.set(30000, 1);  // far past the array: the map
+    t.set(40, 2);     // past 2 * 2 + 8: the map too
+    for (int i = 1; i <= 30; ++i) t.set(static_cast<std::size_t>(i), 100 + i);  // the array
+    t.set(40, 3);  // the array has grown over it: defined there, gone from the map
+    t.set(7, 4);   // redefined
+    ASSERT_NE(t.find(30000), nullptr);
+    EXPECT_EQ(*t.find(30000), 1);
+    ASSERT_NE(t.find(40), nullptr);
+    EXPECT_EQ(*t.find(40), 3);
+    ASSERT_NE(t.find(7), nullptr);
+    EXPECT_EQ(*t.find(7), 4);
+    ASSERT_NE(t.find(30), nullptr);
+    EXPECT_EQ(*t.find(30), 130);
+    EXPECT_EQ(t.find(0), nullptr);
+    EXPECT_EQ(t.find(35), nullptr);
+    EXPECT_EQ(t.find(29999), nullptr);
+    ProviderTables::IndexTable<int> sparse;
+    sparse.set(50, 5);  // only the map, and an array lookup that finds nothing goes there
+    sparse.set(1, 6);
+    ASSERT_NE(sparse.find(50), nullptr);
+    EXPECT_EQ(*sparse.find(50), 5);
+    ASSERT_NE(sparse.find(1), nullptr);
+    EXPECT_EQ(*sparse.find(1), 6);
+    EXPECT_EQ(sparse.find(2), nullptr);
+}
+
 TEST_P(FxtParser, MetadataRecords) {
     FxtWriter w = writer();
     w.provider_info(0x12345678, "the provider");

@@ -143,9 +143,12 @@ ArchiveIndex build_index(std::span<const std::uint8_t> data, PageRelease* releas
     Record rec;
     EventRecord event;
     for (;;) {
-        auto next = tokenizer.next();
-        if (!next || !*next) break;
-        const RawRecord& raw = **next;
+        RawRecord raw;
+        if (!tokenizer.next_whole(raw)) {
+            auto next = tokenizer.next();
+            if (!next || !*next) break;
+            raw = **next;
+        }
         if (RecordParser::is_event(raw)) {
             if (parser.parse_event(raw, indexer.tables(), event).ok()) indexer.event(event);
         } else if (parser.parse(raw, indexer.tables(), rec).ok()) {

@@ -41,18 +41,21 @@ void ProviderStream::note_time(std::uint64_t ticks) {
 std::size_t ProviderStream::step(ItemBuilder& builder, ingest::IngestReport& report,
                                  std::vector<Item>& out) {
     while (!done_) {
-        auto next = tokenizer_->next();
-        if (!next) {
-            // Size 0 or a truncated tail: nothing after it can be found; keep what was read.
-            report.stopped(std::move(next).take_error());
-            done_ = true;
-            return 0;
+        RawRecord raw;
+        if (!tokenizer_->next_whole(raw)) {
+            auto next = tokenizer_->next();
+            if (!next) {
+                // Size 0 or a truncated tail: nothing after it can be found; keep what was read.
+                report.stopped(std::move(next).take_error());
+                done_ = true;
+                return 0;
+            }
+            if (!*next) {
+                if (!open_next_section()) done_ = true;
+                continue;
+            }
+            raw = **next;
         }
-        if (!*next) {
-            if (!open_next_section()) done_ = true;
-            continue;
-        }
-        const RawRecord& raw = **next;
         if (RecordParser::is_event(raw)) {
             // An event changes no table: parsed into its own record, straight to the builder.
             if (Status st = parser_.parse_event(raw, tables_, event_); !st) {

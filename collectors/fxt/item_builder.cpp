@@ -43,6 +43,7 @@ ItemBuilder::ItemBuilder(const ArchiveIndex& index, KoidMap& koids, ingest::Inge
 }
 
 std::optional<model::Nanos> ItemBuilder::time(const Context& c, std::uint64_t ticks) {
+    if (c.start) return c.start;  // the provider stream divided already
     auto ns = c.tables.to_ns(ticks);
     if (!ns) {
         Error e =
@@ -68,8 +69,9 @@ Item& ItemBuilder::item(const Context& c, ItemKind kind, model::Nanos ts) {
 
 template <typename R>
 void ItemBuilder::build_mapped(const RawRecord& raw, const R& r, const ProviderTables& tables,
-                               model::Nanos now, std::vector<Item>& out) {
-    const Context c{raw, tables, now, out};
+                               model::Nanos now, std::optional<model::Nanos> start,
+                               std::vector<Item>& out) {
+    const Context c{raw, tables, now, out, start};
     tables_ = &tables;
     const std::size_t before = out.size();
     bad_time_ = false;
@@ -86,8 +88,9 @@ void ItemBuilder::build_mapped(const RawRecord& raw, const R& r, const ProviderT
 }
 
 void ItemBuilder::build(const RawRecord& raw, const EventRecord& e, const ProviderTables& tables,
-                        model::Nanos now, std::vector<Item>& out) {
-    build_mapped(raw, e, tables, now, out);
+                        model::Nanos now, std::optional<model::Nanos> start,
+                        std::vector<Item>& out) {
+    build_mapped(raw, e, tables, now, start, out);
 }
 
 void ItemBuilder::build(const RawRecord& raw, const Record& rec, const ProviderTables& tables,
@@ -99,7 +102,7 @@ void ItemBuilder::build(const RawRecord& raw, const Record& rec, const ProviderT
                           std::is_same_v<R, ContextSwitchRecord> || std::is_same_v<R, LogRecord> ||
                           std::is_same_v<R, KernelObjectRecord> ||
                           std::is_same_v<R, ProviderEventRecord>) {
-                build_mapped(raw, r, tables, now, out);
+                build_mapped(raw, r, tables, now, std::nullopt, out);
             } else {
                 const std::string_view kind = kind::of_header(raw.header);
                 tally_.read(kind);

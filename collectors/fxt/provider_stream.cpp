@@ -34,8 +34,10 @@ std::size_t ProviderStream::position() const {
     return static_cast<std::size_t>(tokenizer_->offset());
 }
 
-void ProviderStream::note_time(std::uint64_t ticks) {
-    if (auto ns = tables_.to_ns(ticks)) latest_ = latest_ == kNever ? *ns : std::max(latest_, *ns);
+std::optional<model::Nanos> ProviderStream::note_time(std::uint64_t ticks) {
+    const auto ns = tables_.to_ns(ticks);
+    if (ns) latest_ = latest_ == kNever ? *ns : std::max(latest_, *ns);
+    return ns;
 }
 
 std::size_t ProviderStream::step(ItemBuilder& builder, ingest::IngestReport& report,
@@ -63,8 +65,7 @@ std::size_t ProviderStream::step(ItemBuilder& builder, ingest::IngestReport& rep
                 return raw.bytes.size();
             }
             const model::Nanos now = bound();
-            note_time(event_.ticks);
-            builder.build(raw, event_, tables_, now, out);
+            builder.build(raw, event_, tables_, now, note_time(event_.ticks), out);
             return raw.bytes.size();
         }
         if (Status st = parser_.parse(raw, tables_, record_); !st) {

@@ -36,8 +36,9 @@ class ProviderStream {
 
   private:
     bool open_next_section();
-    // A record's timestamp read: later records are bound by it (less the provider's lag).
-    void note_time(std::uint64_t ticks);
+    // A record's timestamp read: later records are bound by it (less the provider's lag). Its
+    // time in ns, nullopt when it does not fit.
+    std::optional<model::Nanos> note_time(std::uint64_t ticks);
 
     std::span<const std::uint8_t> data_;
     RecordParser parser_;

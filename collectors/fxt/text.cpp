@@ -4,8 +4,6 @@
 #include <charconv>
 #include <cmath>
 
-#include "protocol/wire/short_copy.hpp"
-
 namespace apcgate::collectors::fxt {
 
 namespace {
@@ -161,13 +159,10 @@ class PlainText {
 
     bool put(std::string_view s) {
         if (s.size() > static_cast<std::size_t>(end_ - p_)) return false;
-        // Every byte looked at without an early exit (the compiler makes it a few wide
-        // compares), then one copy.
-        bool all_plain = true;
-        for (const char ch : s) all_plain &= plain(static_cast<unsigned char>(ch));
-        if (!all_plain) return false;
-        wire::copy_short(p_, s.data(), s.size());
-        p_ += s.size();
+        for (const char ch : s) {
+            if (!plain(static_cast<unsigned char>(ch))) return false;
+            *p_++ = ch;
+        }
         return true;
     }
     bool put(char ch) {

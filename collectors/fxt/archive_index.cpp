@@ -33,6 +33,12 @@ class Indexer {
         std::visit([this](const auto& r) { observe(r); }, rec);
     }
 
+    // An event record (parsed on its own: RecordParser::parse_event), which changes no table.
+    void event(const EventRecord& e) {
+        time(tables_[current_], e.ticks);
+        observe(e);
+    }
+
     void finish(std::size_t end) {
         close_section(end);
         idx_.counters.finish();
@@ -135,11 +141,19 @@ ArchiveIndex build_index(std::span<const std::uint8_t> data, PageRelease* releas
     Tokenizer tokenizer(data, idx.endian);
     const RecordParser parser(idx.endian);
     Record rec;
+    EventRecord event;
     for (;;) {
-        auto next = tokenizer.next();
-        if (!next || !*next) break;
-        const RawRecord& raw = **next;
-        if (parser.parse(raw, indexer.tables(), rec).ok()) indexer.record(raw, rec);
+        RawRecord raw;
+        if (!tokenizer.next_whole(raw)) {
+            auto next = tokenizer.next();
+            if (!next || !*next) break;
+            raw = **next;
+        }
+        if (RecordParser::is_event(raw)) {
+            if (parser.parse_event(raw, indexer.tables(), event).ok()) indexer.event(event);
+        } else if (parser.parse(raw, indexer.tables(), rec).ok()) {
+            indexer.record(raw, rec);
+        }
         if (release != nullptr) release->upto(tokenizer.position());
     }
     // The last section runs to the end of the input, so the second pass meets the same

@@ -27,10 +27,9 @@ ArchiveReader::Chunk ArchiveReader::read(std::vector<Item>& out) {
         ProviderStream& s = streams_[i];
         scratch_.clear();
         bytes += s.step(builder_, report_, scratch_);
-        for (auto& item : scratch_) buffer_.push(std::move(item), report_);
         if (!s.done()) ready_.emplace(s.bound(), i);
         // Nothing any stream has yet to read can be earlier than the lowest bound.
-        buffer_.release(ready_.empty() ? kNever : ready_.top().first, out, max_out);
+        buffer_.add(scratch_, ready_.empty() ? kNever : ready_.top().first, out, max_out, report_);
     }
     if (ready_.empty()) buffer_.release(kNever, out, max_out);
     bytes_read_ += bytes;

@@ -44,18 +44,27 @@ std::string_view extra_word_name(EventType t) {
     }
 }
 
+// False, with the failure in the cursor, for an event type this reader does not know.
+bool known_type(RecordCursor& c) {
+    const auto type = c.field(16, 19);
+    if (type <= kLastEventType) return true;
+    c.fail_header("unknown event type " + std::to_string(type), "event type");
+    return false;
+}
+
 }  // namespace
 
 void parse_event(RecordCursor& c, Record& out) {
-    const auto type = c.field(16, 19);
-    if (type > kLastEventType) {
-        c.fail_header("unknown event type " + std::to_string(type), "event type");
-        return;
-    }
+    if (!known_type(c)) return;
     // Built in place, and reused from the record before when that was an event too: its
     // argument list is large, and every field is set here (the arguments up to their count).
     auto* reused = std::get_if<EventRecord>(&out);
-    EventRecord& e = reused != nullptr ? *reused : out.emplace<EventRecord>();
+    parse_event(c, reused != nullptr ? *reused : out.emplace<EventRecord>());
+}
+
+void parse_event(RecordCursor& c, EventRecord& e) {
+    if (!known_type(c)) return;
+    const auto type = c.field(16, 19);
     e.extra = 0;
     e.type = static_cast<EventType>(type);
     e.ticks = c.word("timestamp");

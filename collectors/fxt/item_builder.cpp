@@ -43,6 +43,7 @@ ItemBuilder::ItemBuilder(const ArchiveIndex& index, KoidMap& koids, ingest::Inge
 }
 
 std::optional<model::Nanos> ItemBuilder::time(const Context& c, std::uint64_t ticks) {
+    if (c.start) return c.start;  // the provider stream divided already
     auto ns = c.tables.to_ns(ticks);
     if (!ns) {
         Error e =
@@ -66,13 +67,34 @@ Item& ItemBuilder::item(const Context& c, ItemKind kind, model::Nanos ts) {
     return it;
 }
 
-void ItemBuilder::build(const RawRecord& raw, const Record& rec, const ProviderTables& tables,
-                        model::Nanos now, std::vector<Item>& out) {
-    const std::string_view kind = kind::of_header(raw.header);
-    tally_.read(kind);
-    const Context c{raw, tables, now, out};
+template <typename R>
+void ItemBuilder::build_mapped(const RawRecord& raw, const R& r, const ProviderTables& tables,
+                               model::Nanos now, std::optional<model::Nanos> start,
+                               std::vector<Item>& out) {
+    const Context c{raw, tables, now, out, start};
     tables_ = &tables;
     const std::size_t before = out.size();
+    bad_time_ = false;
+    add(c, r);
+    tables_ = nullptr;
+    // Counted after add(), which may count a kind of its own first.
+    ingest::RecordStats& stats = tally_.stats(kind::of_header(raw.header));
+    ++stats.read;
+    if (out.size() > before) {
+        ++stats.mapped;
+    } else if (!bad_time_) {
+        ++stats.skipped;  // e.g. a kernel object that is no process or thread
+    }
+}
+
+void ItemBuilder::build(const RawRecord& raw, const EventRecord& e, const ProviderTables& tables,
+                        model::Nanos now, std::optional<model::Nanos> start,
+                        std::vector<Item>& out) {
+    build_mapped(raw, e, tables, now, start, out);
+}
+
+void ItemBuilder::build(const RawRecord& raw, const Record& rec, const ProviderTables& tables,
+                        model::Nanos now, std::vector<Item>& out) {
     std::visit(
         [&](const auto& r) {
             using R = std::decay_t<decltype(r)>;
@@ -80,25 +102,21 @@ void ItemBuilder::build(const RawRecord& raw, const Record& rec, const ProviderT
                           std::is_same_v<R, ContextSwitchRecord> || std::is_same_v<R, LogRecord> ||
                           std::is_same_v<R, KernelObjectRecord> ||
                           std::is_same_v<R, ProviderEventRecord>) {
-                bad_time_ = false;
-                add(c, r);
-                if (out.size() > before) {
-                    tally_.mapped(kind);
-                } else if (!bad_time_) {
-                    tally_.skipped(kind);  // e.g. a kernel object that is no process or thread
+                build_mapped(raw, r, tables, now, std::nullopt, out);
+            } else {
+                const std::string_view kind = kind::of_header(raw.header);
+                tally_.read(kind);
+                if constexpr (std::is_same_v<R, BlobRecord> || std::is_same_v<R, LargeBlobRecord> ||
+                              std::is_same_v<R, ThreadWakeupRecord> ||
+                              std::is_same_v<R, FiberSwitchRecord> ||
+                              std::is_same_v<R, TraceInfoRecord>) {
+                    tally_.skipped(kind);  // decoded, but Streamline has nothing to show them as
                 }
-            } else if constexpr (std::is_same_v<R, BlobRecord> ||
-                                 std::is_same_v<R, LargeBlobRecord> ||
-                                 std::is_same_v<R, ThreadWakeupRecord> ||
-                                 std::is_same_v<R, FiberSwitchRecord> ||
-                                 std::is_same_v<R, TraceInfoRecord>) {
-                tally_.skipped(kind);  // decoded, but Streamline has nothing to show them as
+                // Magic, provider info/section, initialization, string, thread and userspace
+                // object records only set up the tables the other records are read with.
             }
-            // Magic, provider info/section, initialization, string, thread and userspace object
-            // records only set up the tables the other records are read with.
         },
         rec);
-    tables_ = nullptr;
 }
 
 void ItemBuilder::add(const Context& c, const EventRecord& e) {

@@ -27,6 +27,11 @@ class ItemBuilder {
     // (names): the provider's current low bound, so they come before what follows them.
     void build(const RawRecord& raw, const Record& rec, const ProviderTables& tables,
                model::Nanos now, std::vector<Item>& out);
+    // The same for an event record parsed on its own (RecordParser::parse_event). `start`: its
+    // timestamp in ns when the caller has it already (nullopt: worked out, and reported when it
+    // does not fit, here).
+    void build(const RawRecord& raw, const EventRecord& e, const ProviderTables& tables,
+               model::Nanos now, std::optional<model::Nanos> start, std::vector<Item>& out);
     // Adds the counts kept since the last call to the report.
     void flush_counts() { tally_.flush(report_); }
 
@@ -36,14 +41,19 @@ class ItemBuilder {
         const ProviderTables& tables;
         model::Nanos now;
         std::vector<Item>& out;
+        std::optional<model::Nanos> start = std::nullopt;  // the record's time, if known
     };
+    // Counts a record that maps to items: read, then mapped or (nothing made) skipped.
+    template <typename R>
+    void build_mapped(const RawRecord& raw, const R& r, const ProviderTables& tables,
+                      model::Nanos now, std::optional<model::Nanos> start, std::vector<Item>& out);
     void add(const Context& c, const EventRecord& e);
     void add(const Context& c, const ContextSwitchRecord& s);
     void add(const Context& c, const LogRecord& l);
     void add(const Context& c, const KernelObjectRecord& k);
     void add(const Context& c, const ProviderEventRecord& p);
     void counter(const Context& c, const EventRecord& e, model::Nanos ts);
-    // The record's time in ns, or nullopt after reporting it as bad.
+    // The record's time in ns (`ticks` are its start), or nullopt after reporting it as bad.
     std::optional<model::Nanos> time(const Context& c, std::uint64_t ticks);
     Item& item(const Context& c, ItemKind kind, model::Nanos ts);
     std::int32_t id(std::uint64_t koid) { return koids_.id(koid); }

@@ -1,12 +1,6 @@
 #include "collectors/fxt/koid_map.hpp"
 
-#include <limits>
-
 namespace apcgate::collectors::fxt {
-
-bool KoidMap::fits(std::uint64_t koid) {
-    return koid <= static_cast<std::uint64_t>(std::numeric_limits<std::int32_t>::max());
-}
 
 void KoidMap::note(std::uint64_t koid) {
     // Fresh ids are handed out from the top down, so only fitting koids up there can collide;
@@ -14,8 +8,7 @@ void KoidMap::note(std::uint64_t koid) {
     if (koid >= kNoteFrom && fits(koid)) direct_.insert(static_cast<std::int32_t>(koid));
 }
 
-std::int32_t KoidMap::id(std::uint64_t koid) {
-    if (fits(koid)) return static_cast<std::int32_t>(koid);
+std::int32_t KoidMap::remap(std::uint64_t koid) {
     auto it = large_.find(koid);
     if (it != large_.end()) return it->second;
     while (next_ >= kNoteFrom && direct_.count(next_) != 0) --next_;

@@ -8,10 +8,12 @@
 namespace apcgate::collectors::fxt {
 
 namespace {
-// An empty string annotation would close a span, so a note always shows something.
-std::string visible(std::string text) {
-    return text.empty() ? "(empty)" : std::move(text);
-}
+// Annotations a new SpanRun has room for, and text bytes per annotation: it grows when a longer
+// stretch comes (an archive without context switches or counters between its spans).
+constexpr std::size_t kRunReserve = 16;
+constexpr std::size_t kTextReserve = 16;
+// Open spans a thread's stack keeps room for once it is empty again.
+constexpr std::size_t kKeptStack = 64;
 }  // namespace
 
 ModelMapper::ModelMapper(const ArchiveIndex& index, KoidMap& koids, const CaptureContext& ctx,
@@ -27,7 +29,7 @@ void ModelMapper::map(Item& item, std::vector<model::Event>& out) {
     const model::Nanos ts = rel(item.ts);
     switch (item.kind) {
         case ItemKind::Note:
-            spans_.note(ts, 0, item.tid, visible(std::move(item.text)), out);
+            note(ts, item.tid, item.text, out);
             break;
         case ItemKind::SpanOpen:
             open_span(item, out);
@@ -69,8 +71,44 @@ void ModelMapper::flush(model::Nanos limit, std::vector<model::Event>& out) {
     }
 }
 
+ModelMapper::ThreadSpans& ModelMapper::thread(std::int32_t tid) {
+    if (last_ == nullptr || tid != last_tid_) {
+        last_ = &threads_[tid];  // unordered_map: references stay valid as it grows
+        last_tid_ = tid;
+    }
+    return *last_;
+}
+
+// SpanChannels names each (thread, depth) channel once; its id is kept here by depth, which
+// spares a map lookup per annotation.
+std::int32_t ModelMapper::channel(model::Nanos ts, std::int32_t tid, ThreadSpans& t, int depth,
+                                  std::vector<model::Event>& out) {
+    const auto at = static_cast<std::size_t>(depth + 1);
+    if (at < t.channels.size() && t.channels[at] != 0) return t.channels[at];
+    if (at >= t.channels.size()) t.channels.resize(at + 1, 0);
+    t.channels[at] = spans_.channel(ts, tid, depth, out);
+    return t.channels[at];
+}
+
+model::SpanRun& ModelMapper::new_run(std::vector<model::Event>& out) {
+    auto& run = std::get<model::SpanRun>(out.emplace_back(std::in_place_type<model::SpanRun>));
+    run.items.reserve(kRunReserve);
+    run.texts.reserve(kRunReserve * kTextReserve);
+    return run;
+}
+
+void ModelMapper::note(model::Nanos ts, std::int32_t tid, std::string_view text,
+                       std::vector<model::Event>& out) {
+    const std::int32_t c = channel(ts, tid, thread(tid), -1, out);
+    // A zero-length span: open and close at the same time. An empty text would close it at
+    // once, so a note always shows something.
+    emit(ts, tid, c, text.empty() ? "(empty)" : text, out);
+    emit(ts, tid, c, {}, out);
+}
+
 void ModelMapper::open_span(Item& item, std::vector<model::Event>& out) {
-    auto& stack = stacks_[item.tid];
+    ThreadSpans& t = thread(item.tid);
+    auto& stack = t.stack;
     OpenSpan s;
     s.depth = stack.empty() ? 0 : stack.back().depth + 1;
     s.end = item.value;
@@ -85,7 +123,10 @@ void ModelMapper::open_span(Item& item, std::vector<model::Event>& out) {
         return;
     }
     stack.push_back(s);
-    spans_.open(rel(item.ts), 0, item.tid, s.depth, std::move(item.text), out);
+    const model::Nanos ts = rel(item.ts);
+    const std::int32_t c = channel(ts, item.tid, t, s.depth, out);
+    // An empty text would close the span instead.
+    emit(ts, item.tid, c, item.text.empty() ? "?" : std::string_view(item.text), out);
     if (s.end != kOpenEnded) pending_.push({std::max(s.end, item.ts), s.serial, item.tid});
 }
 
@@ -103,7 +144,7 @@ void ModelMapper::finish() {
 }
 
 void ModelMapper::close_span(const Item& item, std::vector<model::Event>& out) {
-    auto& stack = stacks_[item.tid];
+    auto& stack = thread(item.tid).stack;
     // The innermost span opened by a begin: a complete span still open inside it ends by time.
     auto it = std::find_if(stack.rbegin(), stack.rend(),
                            [](const OpenSpan& s) { return s.end == kOpenEnded; });
@@ -116,13 +157,15 @@ void ModelMapper::close_span(const Item& item, std::vector<model::Event>& out) {
 
 void ModelMapper::end_span(model::Nanos ts, std::int32_t tid, std::uint64_t serial,
                            std::vector<model::Event>& out) {
-    auto& stack = stacks_[tid];
+    ThreadSpans& t = thread(tid);
+    auto& stack = t.stack;
     auto it = std::find_if(stack.begin(), stack.end(),
                            [serial](const OpenSpan& s) { return s.serial == serial; });
     if (it == stack.end()) return;
-    if (it->shown) spans_.close(ts, 0, tid, it->depth, out);
+    if (it->shown) emit(ts, tid, channel(ts, tid, t, it->depth, out), {}, out);
     stack.erase(it);
-    if (stack.empty()) stacks_.erase(tid);
+    // A hostile archive's deep stack gives its memory back once it is closed.
+    if (stack.empty() && stack.capacity() > kKeptStack) stack = {};
 }
 
 void ModelMapper::channel_op(Item& item, std::vector<model::Event>& out) {

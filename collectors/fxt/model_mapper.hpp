@@ -8,6 +8,8 @@
 //    empty one; instants and logs -> a zero-length annotation on the thread;
 //  - async and flow events -> spans on a channel per correlation id (AsyncChannels);
 //  - counter values -> CounterSample of the series' counter.
+// The thread span annotations go out as model::SpanRun events (a stretch of annotations in one
+// event, texts back to back), everything else as its own event.
 // Depth is decided here, in time order, so spans written in any order (a complete event is
 // written when it ends, after what it contains) nest by their times.
 #pragma once
@@ -55,6 +57,12 @@ class ModelMapper {
         std::uint64_t serial = 0;
         bool shown = true;
     };
+    // A thread's open spans and the channels its annotations go to.
+    struct ThreadSpans {
+        std::vector<OpenSpan> stack;  // outermost first
+        // SpanChannels' channel by depth + 1 (0: the notes' "events" row); 0 until first used.
+        std::vector<std::int32_t> channels;
+    };
     struct PendingEnd {
         model::Nanos end;
         std::uint64_t serial;
@@ -69,6 +77,21 @@ class ModelMapper {
     [[nodiscard]] model::Nanos rel(model::Nanos abs) const {
         return std::max<model::Nanos>(abs - zero_, 0);
     }
+    ThreadSpans& thread(std::int32_t tid);
+    // The channel of `depth` (-1: the events row) on the thread, named when first used.
+    std::int32_t channel(model::Nanos ts, std::int32_t tid, ThreadSpans& t, int depth,
+                         std::vector<model::Event>& out);
+    // Appends one string annotation (empty: a span's end) to the SpanRun at the end of `out`,
+    // or to a new one when another event was made last.
+    void emit(model::Nanos ts, std::int32_t tid, std::int32_t channel, std::string_view text,
+              std::vector<model::Event>& out) {
+        model::SpanRun* run = out.empty() ? nullptr : std::get_if<model::SpanRun>(&out.back());
+        if (run == nullptr || !run->fits(text.size())) run = &new_run(out);
+        run->add(ts, 0, tid, channel, text);
+    }
+    static model::SpanRun& new_run(std::vector<model::Event>& out);
+    void note(model::Nanos ts, std::int32_t tid, std::string_view text,
+              std::vector<model::Event>& out);
     void open_span(Item& item, std::vector<model::Event>& out);
     void close_span(const Item& item, std::vector<model::Event>& out);
     void end_span(model::Nanos ts, std::int32_t tid, std::uint64_t serial,
@@ -88,7 +111,10 @@ class ModelMapper {
     std::optional<model::CounterKey> activity_key_;
     ingest::SpanChannels spans_;
     AsyncChannels async_;
-    std::unordered_map<std::int32_t, std::vector<OpenSpan>> stacks_;  // per tid, outermost first
+    std::unordered_map<std::int32_t, ThreadSpans> threads_;  // per tid
+    // The last thread looked up: runs of one thread's items are the common case.
+    std::int32_t last_tid_ = 0;
+    ThreadSpans* last_ = nullptr;
     std::priority_queue<PendingEnd, std::vector<PendingEnd>, std::greater<>> pending_;
     std::uint64_t next_serial_ = 0;
     std::uint64_t too_deep_ = 0;  // spans not shown: nested deeper than kMaxDepth

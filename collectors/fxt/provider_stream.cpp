@@ -34,21 +34,40 @@ std::size_t ProviderStream::position() const {
     return static_cast<std::size_t>(tokenizer_->offset());
 }
 
+std::optional<model::Nanos> ProviderStream::note_time(std::uint64_t ticks) {
+    const auto ns = tables_.to_ns(ticks);
+    if (ns) latest_ = latest_ == kNever ? *ns : std::max(latest_, *ns);
+    return ns;
+}
+
 std::size_t ProviderStream::step(ItemBuilder& builder, ingest::IngestReport& report,
                                  std::vector<Item>& out) {
     while (!done_) {
-        auto next = tokenizer_->next();
-        if (!next) {
-            // Size 0 or a truncated tail: nothing after it can be found; keep what was read.
-            report.stopped(std::move(next).take_error());
-            done_ = true;
-            return 0;
+        RawRecord raw;
+        if (!tokenizer_->next_whole(raw)) {
+            auto next = tokenizer_->next();
+            if (!next) {
+                // Size 0 or a truncated tail: nothing after it can be found; keep what was read.
+                report.stopped(std::move(next).take_error());
+                done_ = true;
+                return 0;
+            }
+            if (!*next) {
+                if (!open_next_section()) done_ = true;
+                continue;
+            }
+            raw = **next;
         }
-        if (!*next) {
-            if (!open_next_section()) done_ = true;
-            continue;
+        if (RecordParser::is_event(raw)) {
+            // An event changes no table: parsed into its own record, straight to the builder.
+            if (Status st = parser_.parse_event(raw, tables_, event_); !st) {
+                report.bad_record(std::move(st).take_error());
+                return raw.bytes.size();
+            }
+            const model::Nanos now = bound();
+            builder.build(raw, event_, tables_, now, note_time(event_.ticks), out);
+            return raw.bytes.size();
         }
-        const RawRecord& raw = **next;
         if (Status st = parser_.parse(raw, tables_, record_); !st) {
             report.bad_record(std::move(st).take_error());  // skipped by its size
             return raw.bytes.size();
@@ -56,10 +75,7 @@ std::size_t ProviderStream::step(ItemBuilder& builder, ingest::IngestReport& rep
         if (std::holds_alternative<ProviderInfoRecord>(record_)) tables_.reset();
         tables_.apply(record_);
         const model::Nanos now = bound();
-        if (auto ticks = start_ticks(record_)) {
-            if (auto ns = tables_.to_ns(*ticks))
-                latest_ = latest_ == kNever ? *ns : std::max(latest_, *ns);
-        }
+        if (auto ticks = start_ticks(record_)) note_time(*ticks);
         builder.build(raw, record_, tables_, now, out);
         return raw.bytes.size();
     }

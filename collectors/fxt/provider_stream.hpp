@@ -36,6 +36,9 @@ class ProviderStream {
 
   private:
     bool open_next_section();
+    // A record's timestamp read: later records are bound by it (less the provider's lag). Its
+    // time in ns, nullopt when it does not fit.
+    std::optional<model::Nanos> note_time(std::uint64_t ticks);
 
     std::span<const std::uint8_t> data_;
     RecordParser parser_;
@@ -44,7 +47,8 @@ class ProviderStream {
     std::optional<Tokenizer> tokenizer_;
     model::Nanos first_;  // the provider's earliest timestamp (or `untimed`)
     ProviderTables tables_;
-    Record record_;  // the record being read, reused: records are large (argument lists)
+    Record record_;      // the record being read, reused: records are large (argument lists)
+    EventRecord event_;  // the same for event records, which are most of them
     model::Nanos latest_ = kNever;  // latest timestamp read so far
     bool done_ = false;
 };

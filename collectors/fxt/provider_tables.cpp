@@ -9,18 +9,6 @@ namespace {
 __extension__ using Uint128 = unsigned __int128;  // ticks * 1e9 needs more than 64 bits
 }
 
-std::string_view ProviderTables::string(std::uint16_t index) const {
-    if (index == 0) return {};
-    auto it = strings_.find(index);
-    return it == strings_.end() ? kUndefinedString : it->second;
-}
-
-std::optional<ThreadKoids> ProviderTables::thread(std::uint8_t index) const {
-    auto it = threads_.find(index);
-    if (it == threads_.end()) return std::nullopt;
-    return it->second;
-}
-
 std::string_view ProviderTables::object(std::uint64_t pointer) const {
     auto it = objects_.find(pointer);
     return it == objects_.end() ? std::string_view{} : it->second;
@@ -28,9 +16,9 @@ std::string_view ProviderTables::object(std::uint64_t pointer) const {
 
 void ProviderTables::apply(const Record& record) {
     if (const auto* s = std::get_if<StringRecord>(&record)) {
-        if (s->index != 0) strings_[s->index] = s->text;  // index 0 is the empty string
+        if (s->index != 0) strings_.set(s->index, s->text);  // index 0 is the empty string
     } else if (const auto* t = std::get_if<ThreadRecord>(&record)) {
-        if (t->index != 0) threads_[t->index] = t->thread;  // 0 denotes an inline thread
+        if (t->index != 0) threads_.set(t->index, t->thread);  // 0 denotes an inline thread
     } else if (const auto* i = std::get_if<InitializationRecord>(&record)) {
         if (i->ticks_per_second != 0) ticks_per_second_ = i->ticks_per_second;
     } else if (const auto* o = std::get_if<UserspaceObjectRecord>(&record)) {

@@ -2,14 +2,20 @@
 // a reader keeps initialization data, string table, thread table and object tables per
 // provider): ticks per second, the string and thread tables (entries may be redefined at any
 // point; a later definition wins for the records that follow) and the userspace objects that
-// label pointer arguments. Tables hold views into the input, so they cost no copies; they are
-// hash maps so that many small providers cannot make them grow beyond the input's own size.
+// label pointer arguments. Tables hold views into the input, so they cost no copies. The string
+// and thread tables are arrays by index while the indexes defined stay dense (every record looks
+// them up, and writers number their entries from 1 up), with a hash map for indexes beyond: so
+// that neither a sparse provider nor many small ones make them grow beyond a small multiple of
+// the input's own size.
 #pragma once
 
+#include <algorithm>
+#include <cstddef>
 #include <cstdint>
 #include <optional>
 #include <string_view>
 #include <unordered_map>
+#include <vector>
 
 #include "collectors/fxt/records.hpp"
 #include "protocol/model/event.hpp"
@@ -21,9 +27,17 @@ class ProviderTables {
     // What an index that was never defined resolves to (the string record was lost).
     static constexpr std::string_view kUndefinedString = "?";
 
-    [[nodiscard]] std::string_view string(std::uint16_t index) const;
+    [[nodiscard]] std::string_view string(std::uint16_t index) const {
+        if (index == 0) return {};
+        const std::string_view* s = strings_.find(index);
+        return s == nullptr ? kUndefinedString : *s;
+    }
     // Nullopt when the index was never defined.
-    [[nodiscard]] std::optional<ThreadKoids> thread(std::uint8_t index) const;
+    [[nodiscard]] std::optional<ThreadKoids> thread(std::uint8_t index) const {
+        const ThreadKoids* t = threads_.find(index);
+        if (t == nullptr) return std::nullopt;
+        return *t;
+    }
     // The label of a userspace object at `pointer`, empty when unknown.
     [[nodiscard]] std::string_view object(std::uint64_t pointer) const;
 
@@ -37,9 +51,45 @@ class ProviderTables {
     // Ticks in this provider's clock as ns; nullopt when it does not fit in 63 bits.
     [[nodiscard]] std::optional<model::Nanos> to_ns(std::uint64_t ticks) const;
 
+    // Values by a small index: an array up to twice the number of definitions (and a few), a
+    // hash map past it. An index is looked up in the array first, then (when the array has no
+    // value for it) in the map.
+    template <typename V>
+    class IndexTable {
+      public:
+        [[nodiscard]] const V* find(std::size_t index) const {
+            if (index < dense_.size() && dense_[index].defined) return &dense_[index].value;
+            if (sparse_.empty()) return nullptr;
+            auto it = sparse_.find(index);
+            return it == sparse_.end() ? nullptr : &it->second;
+        }
+        void set(std::size_t index, const V& value) {
+            ++defined_;
+            const std::size_t limit = 2 * defined_ + kSlack;
+            if (index >= dense_.size() && index < limit)
+                dense_.resize(std::max(index + 1, std::min(2 * dense_.size(), limit)));
+            if (index < dense_.size()) {
+                dense_[index] = Slot{value, true};
+                if (!sparse_.empty()) sparse_.erase(index);  // defined there before the array grew
+            } else {
+                sparse_[index] = value;
+            }
+        }
+
+      private:
+        static constexpr std::size_t kSlack = 8;
+        struct Slot {
+            V value{};
+            bool defined = false;
+        };
+        std::vector<Slot> dense_;
+        std::unordered_map<std::size_t, V> sparse_;
+        std::size_t defined_ = 0;  // definitions made, redefinitions included
+    };
+
   private:
-    std::unordered_map<std::uint16_t, std::string_view> strings_;
-    std::unordered_map<std::uint8_t, ThreadKoids> threads_;
+    IndexTable<std::string_view> strings_;
+    IndexTable<ThreadKoids> threads_;
     std::unordered_map<std::uint64_t, std::string_view> objects_;
     std::uint64_t ticks_per_second_ = kDefaultTicksPerSecond;
 };

@@ -47,4 +47,12 @@ Status RecordParser::parse(const RawRecord& raw, const ProviderTables& tables, R
     return {};
 }
 
+Status RecordParser::parse_event(const RawRecord& raw, const ProviderTables& tables,
+                                 EventRecord& out) const {
+    RecordCursor c(raw, endian_, tables);
+    detail::parse_event(c, out);
+    if (!c.ok()) return c.take_error();
+    return {};
+}
+
 }  // namespace apcgate::collectors::fxt

@@ -21,6 +21,14 @@ class RecordParser {
     // Parses into `out` (reused between records: no record is copied on the way out).
     [[nodiscard]] Status parse(const RawRecord& raw, const ProviderTables& tables,
                                Record& out) const;
+    // The same for an event record (is_event()), into an EventRecord of the caller's: most of
+    // an archive's records are events, and this spares them the Record variant (its switch of
+    // alternative, 800 bytes set up afresh after any other record, the visits behind it).
+    [[nodiscard]] Status parse_event(const RawRecord& raw, const ProviderTables& tables,
+                                     EventRecord& out) const;
+    [[nodiscard]] static bool is_event(const RawRecord& raw) {
+        return bits(raw.header, 0, 3) == static_cast<unsigned>(RecordType::Event);
+    }
     [[nodiscard]] wire::Endian endian() const { return endian_; }
 
   private:
@@ -34,6 +42,7 @@ void parse_initialization(RecordCursor& c, Record& out);
 void parse_string(RecordCursor& c, Record& out);
 void parse_thread(RecordCursor& c, Record& out);
 void parse_event(RecordCursor& c, Record& out);
+void parse_event(RecordCursor& c, EventRecord& e);
 void parse_blob(RecordCursor& c, Record& out);
 void parse_large(RecordCursor& c, Record& out);
 void parse_userspace_object(RecordCursor& c, Record& out);

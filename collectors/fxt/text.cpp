@@ -1,5 +1,6 @@
 #include "collectors/fxt/text.hpp"
 
+#include <array>
 #include <charconv>
 #include <cmath>
 
@@ -61,8 +62,20 @@ void append_label(std::string& out, std::string_view label) {
 
 }  // namespace
 
+namespace {
+// Bytes that are themselves in the output: printable ASCII, tab and newline.
+constexpr bool plain(unsigned char c) {
+    return (c >= 0x20 && c < 0x80) || c == '\t' || c == '\n';
+}
+}  // namespace
+
 void append_utf8(std::string& out, std::string_view in) {
-    for (std::size_t i = 0; i < in.size();) {
+    // Names and messages are nearly always plain ASCII: the stretch of plain bytes goes out in
+    // one append, and only what follows it is looked at byte by byte.
+    std::size_t i = 0;
+    while (i < in.size() && plain(static_cast<unsigned char>(in[i]))) ++i;
+    out.append(in.data(), i);
+    while (i < in.size()) {
         const auto c = static_cast<unsigned char>(in[i]);
         if (c < 0x80) {
             if (c >= 0x20 || c == '\t' || c == '\n') {
@@ -133,8 +146,76 @@ void append_args(std::string& out, const ArgList& args, const ValueLabels* label
     }
 }
 
+namespace {
+
+// The text of an event whose strings are all plain ASCII and whose arguments are integers,
+// booleans, nulls or plain strings (nearly every event), written into `buf` with inline copies;
+// nullopt for any other event, or one longer than `buf`, which the general path writes. The
+// text is the general path's to the byte: it only leaves out the checks that find nothing to
+// clean.
+class PlainText {
+  public:
+    static constexpr std::size_t kCapacity = 256;
+
+    bool put(std::string_view s) {
+        if (s.size() > static_cast<std::size_t>(end_ - p_)) return false;
+        for (const char ch : s) {
+            if (!plain(static_cast<unsigned char>(ch))) return false;
+            *p_++ = ch;
+        }
+        return true;
+    }
+    bool put(char ch) {
+        if (p_ == end_) return false;
+        *p_++ = ch;
+        return true;
+    }
+    template <typename T>
+    bool number(T v) {
+        auto r = std::to_chars(p_, end_, v);
+        if (r.ec != std::errc{}) return false;
+        p_ = r.ptr;
+        return true;
+    }
+    bool arg(const Arg& a) {
+        if (!put(' ') || !put(a.name)) return false;
+        switch (a.type) {
+            case ArgType::Null:
+                return true;
+            case ArgType::Int32:
+            case ArgType::Int64:
+                return put('=') && number(a.i());
+            case ArgType::UInt32:
+            case ArgType::UInt64:
+                return put('=') && number(a.u());
+            case ArgType::String:
+                return put('=') && put(a.s);
+            case ArgType::Bool:
+                return put('=') && put(a.i() != 0 ? "true" : "false");
+            default:
+                return false;  // doubles and labelled values: the general path
+        }
+    }
+    [[nodiscard]] std::string text() const {
+        return std::string(buf_.data(), static_cast<std::size_t>(p_ - buf_.data()));
+    }
+
+  private:
+    std::array<char, kCapacity> buf_;
+    char* p_ = buf_.data();
+    char* const end_ = buf_.data() + kCapacity;
+};
+
+}  // namespace
+
 std::string event_text(std::string_view category, std::string_view name, const ArgList& args,
                        const ValueLabels* labels) {
+    PlainText fast;
+    bool ok = category.empty() || (fast.put(category) && fast.put(':'));
+    ok = ok && fast.put(name);
+    for (const Arg& a : args) ok = ok && fast.arg(a);
+    if (ok) return fast.text();
+
     std::string out;
     out.reserve(category.size() + name.size() + 1 + std::size_t{args.count} * 16);
     if (!category.empty()) {

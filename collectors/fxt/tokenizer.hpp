@@ -19,7 +19,9 @@
 #include <optional>
 #include <span>
 
+#include "collectors/fxt/format.hpp"
 #include "protocol/wire/byte_reader.hpp"
+#include "protocol/wire/fixed_load.hpp"
 #include "protocol/wire/result.hpp"
 
 namespace apcgate::collectors::fxt {
@@ -44,6 +46,22 @@ class Tokenizer {
     // The next record; nullopt once the data ends on a record boundary. After an Error every
     // call returns nullopt.
     Result<std::optional<RawRecord>> next();
+
+    // The next record when it is whole (its size read, not 0, within the data): true, with the
+    // record in `out`. False, and nothing consumed, at the end of the data, past a failure or
+    // for a record next() would report: the caller then asks next(). Inline, for the loop every
+    // record goes through.
+    bool next_whole(RawRecord& out) {
+        if (failed_ || data_.size() - pos_ < kWordBytes) return false;
+        const std::uint64_t header = wire::load_u64(data_.data() + pos_, endian_);
+        const bool large = bits(header, 0, 3) == static_cast<unsigned>(RecordType::LargeRecord);
+        const std::uint64_t words = large ? bits(header, 4, 35) : bits(header, 4, 15);
+        if (words == 0 || words > (data_.size() - pos_) / kWordBytes) return false;
+        const auto size = static_cast<std::size_t>(words) * kWordBytes;
+        out = RawRecord{base_ + pos_, header, data_.subspan(pos_, size)};
+        pos_ += size;
+        return true;
+    }
 
     // Bytes of the data consumed by the records handed out.
     [[nodiscard]] std::size_t position() const { return pos_; }

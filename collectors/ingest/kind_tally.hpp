@@ -5,6 +5,8 @@
 // two addresses, it would get two entries and the report the same totals.
 #pragma once
 
+#include <array>
+#include <cstdint>
 #include <string_view>
 #include <vector>
 
@@ -17,6 +19,8 @@ class KindTally {
     void read(std::string_view kind) { ++at(kind).stats.read; }
     void mapped(std::string_view kind) { ++at(kind).stats.mapped; }
     void skipped(std::string_view kind) { ++at(kind).stats.skipped; }
+    // One kind's counts, to add to several at once (valid until another kind is first counted).
+    RecordStats& stats(std::string_view kind) { return at(kind).stats; }
     // Adds the counts to `report` and starts again from zero.
     void flush(IngestReport& report);
 
@@ -25,13 +29,26 @@ class KindTally {
         std::string_view kind;
         RecordStats stats;
     };
-    Entry& at(std::string_view kind) {
-        for (auto& e : entries_)
-            if (e.kind.data() == kind.data() && e.kind.size() == kind.size()) return e;
-        entries_.push_back({kind, {}});
-        return entries_.back();
+    static bool same(const Entry& e, std::string_view kind) {
+        return e.kind.data() == kind.data() && e.kind.size() == kind.size();
     }
+    // A kind's entry is found through a small table indexed by its address first: a reader
+    // counts a record under two or three kinds and has a dozen or more, and the search through
+    // them cost more than the rest of the tally. Two kinds that share a slot take turns in it;
+    // the search behind it finds either.
+    Entry& at(std::string_view kind) {
+        const auto slot = (reinterpret_cast<std::uintptr_t>(kind.data()) >> 3) % kSlots;
+        if (const std::size_t i = slots_[slot]; i < entries_.size() && same(entries_[i], kind))
+            return entries_[i];
+        std::size_t i = 0;
+        while (i < entries_.size() && !same(entries_[i], kind)) ++i;
+        if (i == entries_.size()) entries_.push_back({kind, {}});
+        slots_[slot] = static_cast<std::uint32_t>(i);
+        return entries_[i];
+    }
+    static constexpr std::size_t kSlots = 64;
     std::vector<Entry> entries_;
+    std::array<std::uint32_t, kSlots> slots_{};
 };
 
 }  // namespace apcgate::collectors::ingest

@@ -22,8 +22,8 @@ std::int32_t SpanChannels::group_of(model::Nanos ts, std::int32_t tid,
     return g;
 }
 
-std::int32_t SpanChannels::channel_of(model::Nanos ts, std::int32_t tid, int depth,
-                                      std::vector<model::Event>& out) {
+std::int32_t SpanChannels::channel(model::Nanos ts, std::int32_t tid, int depth,
+                                   std::vector<model::Event>& out) {
     const auto key = std::make_pair(tid, depth);
     auto it = channels_.find(key);
     if (it != channels_.end()) return it->second;
@@ -39,20 +39,20 @@ std::int32_t SpanChannels::channel_of(model::Nanos ts, std::int32_t tid, int dep
 void SpanChannels::open(model::Nanos ts, std::int32_t core, std::int32_t tid, int depth,
                         std::string text, std::vector<model::Event>& out) {
     if (text.empty()) text = "?";  // an empty string would close the span instead
-    const std::int32_t c = channel_of(ts, tid, depth, out);
+    const std::int32_t c = channel(ts, tid, depth, out);
     out.push_back(model::Annotation{ts, core, tid,
                                     model::StringAnnotation{c, std::nullopt, std::move(text)}});
 }
 
 void SpanChannels::close(model::Nanos ts, std::int32_t core, std::int32_t tid, int depth,
                          std::vector<model::Event>& out) {
-    const std::int32_t c = channel_of(ts, tid, depth, out);
+    const std::int32_t c = channel(ts, tid, depth, out);
     out.push_back(model::Annotation{ts, core, tid, model::StringAnnotation{c, std::nullopt, {}}});
 }
 
 void SpanChannels::note(model::Nanos ts, std::int32_t core, std::int32_t tid, std::string text,
                         std::vector<model::Event>& out) {
-    const std::int32_t c = channel_of(ts, tid, -1, out);
+    const std::int32_t c = channel(ts, tid, -1, out);
     // A note is a zero-length span: open and close at the same time on the "events" channel.
     out.push_back(model::Annotation{ts, core, tid,
                                     model::StringAnnotation{c, std::nullopt, std::move(text)}});

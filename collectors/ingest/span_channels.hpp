@@ -38,12 +38,16 @@ class SpanChannels {
     void note(model::Nanos ts, std::int32_t core, std::int32_t tid, std::string text,
               std::vector<model::Event>& out);
 
+    // The channel of `depth` on `tid` (-1: the "events" row of notes), named (with its group)
+    // into `out` when first used. For a converter that writes the annotations itself, in a
+    // SpanRun: it keeps the id and asks again only for a channel it has not met.
+    std::int32_t channel(model::Nanos ts, std::int32_t tid, int depth,
+                         std::vector<model::Event>& out);
+
     [[nodiscard]] std::size_t channels() const { return channels_.size(); }
 
   private:
     std::int32_t group_of(model::Nanos ts, std::int32_t tid, std::vector<model::Event>& out);
-    std::int32_t channel_of(model::Nanos ts, std::int32_t tid, int depth,
-                            std::vector<model::Event>& out);
 
     std::map<std::int32_t, std::int32_t> groups_;                    // tid -> group
     std::map<std::int32_t, std::string> names_;                      // tid -> thread name

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 
+#include "collectors/fxt/order_buffer.hpp"
 #include "collectors/fxt/record_kinds.hpp"
 #include "fxt_writer.hpp"
 
@@ -141,6 +142,57 @@ TEST(FxtArchive, BufferCapKeepsMemoryBoundedAndCountsLateEvents) {
     ASSERT_NE(late, r->items.begin());
     EXPECT_EQ(late->ts, (late - 1)->ts);
     EXPECT_GT(late->ts, 1000);
+}
+
+// add() gives what push() and release() give, whether the items may pass straight (nothing
+// held, in time order, none past the limit, room in `out`) or must wait in the heap.
+TEST(FxtOrderBuffer, AddGivesWhatPushAndReleaseGive) {
+    auto items = [](std::vector<model::Nanos> times, std::uint64_t seq) {
+        std::vector<Item> v;
+        for (const auto t : times) {
+            Item i;
+            i.ts = t;
+            i.seq = seq++;
+            v.push_back(i);
+        }
+        return v;
+    };
+    auto times = [](const std::vector<Item>& v) {
+        std::vector<model::Nanos> t;
+        for (const auto& i : v) t.push_back(i.ts);
+        return t;
+    };
+    using T = std::vector<model::Nanos>;
+    ingest::IngestReport report("fxt", "t.fxt");
+    OrderBuffer buffer(4);
+    std::vector<Item> out;
+    auto batch = items({10, 10, 20}, 0);
+    buffer.add(batch, 20, out, 100, report);  // straight through
+    EXPECT_EQ(times(out), (T{10, 10, 20}));
+    EXPECT_TRUE(buffer.empty());
+    batch = items({40, 30}, 3);  // out of order: 30 goes, 40 waits for a later limit
+    buffer.add(batch, 35, out, 100, report);
+    EXPECT_EQ(times(out), (T{10, 10, 20, 30}));
+    EXPECT_EQ(buffer.size(), 1U);
+    batch = items({45}, 5);  // something is held: through the heap, after it
+    buffer.add(batch, 50, out, 100, report);
+    EXPECT_EQ(times(out), (T{10, 10, 20, 30, 40, 45}));
+    batch = items({60, 70}, 6);  // past the limit: held
+    buffer.add(batch, 65, out, 100, report);
+    EXPECT_EQ(times(out), (T{10, 10, 20, 30, 40, 45, 60}));
+    batch = items({80}, 8);  // no room in `out`: held until there is
+    buffer.add(batch, 100, out, out.size() + 1, report);
+    EXPECT_EQ(times(out), (T{10, 10, 20, 30, 40, 45, 60, 70}));
+    buffer.release(100, out, 100);
+    batch = items({50, 90}, 9);  // older than what went out: moved up to it and counted
+    buffer.add(batch, 100, out, 100, report);
+    EXPECT_EQ(times(out), (T{10, 10, 20, 30, 40, 45, 60, 70, 80, 80, 90}));
+    EXPECT_EQ(report.kinds().at(std::string(kind::kLateEvent)).mapped, 1U);
+    EXPECT_TRUE(buffer.empty());
+    EXPECT_EQ(buffer.floor(), 90);
+    for (std::size_t i = 1; i < out.size(); ++i) {
+        if (out[i - 1].ts == out[i].ts) EXPECT_LT(out[i - 1].seq, out[i].seq);  // file order
+    }
 }
 
 TEST(FxtArchive, RecordsWithoutAProviderUseTheDefaultOne) {

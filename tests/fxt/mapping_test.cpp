@@ -89,6 +89,10 @@ TEST(FxtMapping, DurationsNestByDepthOnTheThreadsChannels) {
     EXPECT_EQ(run->stats(kind::kDurationComplete).mapped, 1U);
     EXPECT_EQ(run->stats(kind::kDurationEnd).read, 3U);
     EXPECT_EQ(run->stats(kind::kUnmatchedEnd).skipped, 1U);
+    // The span annotations travel as SpanRuns, a new one after each Create Channel: the opens
+    // of depth 0 and 1 alone, then the open of depth 2 with the three ends after it.
+    EXPECT_EQ(run->span_run_items, 6U);
+    EXPECT_EQ(run->span_runs, 3U);
     expect_time_order(*run);
 }
 

@@ -5,6 +5,7 @@
 
 #include "collectors/fxt/record_kinds.hpp"
 #include "collectors/fxt/record_parser.hpp"
+#include "collectors/fxt/text.hpp"
 #include "fxt_writer.hpp"
 
 namespace apcgate::collectors::fxt {
@@ -50,6 +51,89 @@ class FxtParser : public ::testing::TestWithParam<bool> {
     }
     ProviderTables tables_;
 };
+
+// Plain ASCII goes through as it is, wherever it stands; the first other byte and everything
+// after it are cleaned: valid sequences kept, NUL dropped, other control bytes and broken
+// sequences replaced.
+TEST(FxtText, TextIsCleanedToUtf8AfterAndBetweenPlainStretches) {
+    const std::string fffd = "\xEF\xBF\xBD";
+    EXPECT_EQ(clean_utf8("plain ~\x7F\ttext\n"), "plain ~\x7F\ttext\n");
+    EXPECT_EQ(clean_utf8("caf\xC3\xA9 ok"), "caf\xC3\xA9 ok");
+    EXPECT_EQ(clean_utf8("a\x01"
+                         "b"),
+              "a" + fffd + "b");
+    EXPECT_EQ(clean_utf8(std::string_view("a\0b", 3)), "ab");
+    EXPECT_EQ(clean_utf8("x\xC3(y\xE2\x82"), "x" + fffd + "(y" + fffd + fffd);
+    EXPECT_EQ(clean_utf8("\xF0\x9F\x98\x80 end"), "\xF0\x9F\x98\x80 end");
+    EXPECT_EQ(clean_utf8("\xED\xA0\x80"), fffd + fffd + fffd);  // a surrogate
+    EXPECT_EQ(clean_utf8(""), "");
+}
+
+// The same text whichever way it is written: plain ASCII with integer, boolean, null and string
+// arguments (written without cleaning), or anything else (cleaned, doubles, longer texts).
+TEST(FxtText, EventTextIsTheSameOnEitherPath) {
+    auto arg = [](std::string_view name, ArgType type, std::uint64_t value,
+                  std::string_view text = {}) {
+        Arg a{};
+        a.name = name;
+        a.type = type;
+        a.value = value;
+        a.s = text;
+        return a;
+    };
+    auto list = [](std::initializer_list<Arg> items) {
+        ArgList l;
+        for (const Arg& a : items) l.items[l.count++] = a;
+        return l;
+    };
+    const ArgList plain =
+        list({arg("n", ArgType::Int32, static_cast<std::uint64_t>(-7)),
+              arg("u", ArgType::UInt64, 18446744073709551615U), arg("ok", ArgType::Bool, 1),
+              arg("none", ArgType::Null, 0), arg("s", ArgType::String, 0, "hi there")});
+    EXPECT_EQ(event_text("gfx", "Frame", plain),
+              "gfx:Frame n=-7 u=18446744073709551615 ok=true none s=hi there");
+    EXPECT_EQ(event_text("", "Frame", list({})), "Frame");
+    EXPECT_EQ(event_text("gfx", "Fr\xC3\xA9me\x01", list({})), "gfx:Fr\xC3\xA9me\xEF\xBF\xBD");
+    EXPECT_EQ(
+        event_text("c", "n", list({arg("s", ArgType::String, 0, std::string_view("a\0b", 3))})),
+        "c:n s=ab");
+    EXPECT_EQ(event_text("c", "n", list({arg("d", ArgType::Double, 0x3FF8000000000000U)})),
+              "c:n d=1.5");
+    EXPECT_EQ(event_text("c", "n", list({arg("p", ArgType::Pointer, 255)})), "c:n p=0xff");
+    const std::string long_name(300, 'x');
+    EXPECT_EQ(event_text("c", long_name, plain),
+              "c:" + long_name + " n=-7 u=18446744073709551615 ok=true none s=hi there");
+}
+
+// A table answers the last definition of each index, whether the index lies in its array or
+// its map, and whether the array grew over an index the map held.
+TEST(FxtTables, IndexTableKeepsTheLastDefinitionWhereverItLies) {
+    ProviderTables::IndexTable<int> t;
+    t.set(30000, 1);  // far past the array: the map
+    t.set(40, 2);     // past 2 * 2 + 8: the map too
+    for (int i = 1; i <= 30; ++i) t.set(static_cast<std::size_t>(i), 100 + i);  // the array
+    t.set(40, 3);  // the array has grown over it: defined there, gone from the map
+    t.set(7, 4);   // redefined
+    ASSERT_NE(t.find(30000), nullptr);
+    EXPECT_EQ(*t.find(30000), 1);
+    ASSERT_NE(t.find(40), nullptr);
+    EXPECT_EQ(*t.find(40), 3);
+    ASSERT_NE(t.find(7), nullptr);
+    EXPECT_EQ(*t.find(7), 4);
+    ASSERT_NE(t.find(30), nullptr);
+    EXPECT_EQ(*t.find(30), 130);
+    EXPECT_EQ(t.find(0), nullptr);
+    EXPECT_EQ(t.find(35), nullptr);
+    EXPECT_EQ(t.find(29999), nullptr);
+    ProviderTables::IndexTable<int> sparse;
+    sparse.set(50, 5);  // only the map, and an array lookup that finds nothing goes there
+    sparse.set(1, 6);
+    ASSERT_NE(sparse.find(50), nullptr);
+    EXPECT_EQ(*sparse.find(50), 5);
+    ASSERT_NE(sparse.find(1), nullptr);
+    EXPECT_EQ(*sparse.find(1), 6);
+    EXPECT_EQ(sparse.find(2), nullptr);
+}
 
 TEST_P(FxtParser, MetadataRecords) {
     FxtWriter w = writer();

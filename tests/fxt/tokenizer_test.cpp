@@ -28,6 +28,58 @@ std::vector<RawRecord> split(const std::vector<std::uint8_t>& bytes, wire::Endia
     return out;
 }
 
+// next_whole() hands out what next() would, and leaves to next() (consuming nothing) the end,
+// a size of 0, a size past the end and a partial header.
+TEST(FxtTokenizer, NextWholeGivesWhatNextGivesAndLeavesItTheRest) {
+    auto both = [](const std::vector<std::uint8_t>& bytes, wire::Endian endian) -> std::size_t {
+        std::optional<Error> error;
+        const auto expected = split(bytes, endian, &error);
+        Tokenizer t(bytes, endian);
+        std::vector<RawRecord> got;
+        RawRecord raw;
+        while (t.next_whole(raw)) got.push_back(raw);
+        const std::size_t stopped_at = t.position();
+        auto rest = t.next();
+        EXPECT_EQ(t.position(), stopped_at);  // next() found nothing whole either
+        EXPECT_EQ(!rest.ok(), error.has_value());
+        if (!rest.ok() && error) {
+            EXPECT_EQ(rest.error().offset, error->offset);
+            EXPECT_EQ(rest.error().message, error->message);
+        } else if (rest.ok()) {
+            EXPECT_FALSE(rest->has_value());
+        }
+        EXPECT_EQ(got.size(), expected.size());
+        for (std::size_t i = 0; i < std::min(got.size(), expected.size()); ++i) {
+            EXPECT_EQ(got[i].offset, expected[i].offset);
+            EXPECT_EQ(got[i].header, expected[i].header);
+            EXPECT_EQ(got[i].bytes.data(), expected[i].bytes.data());
+            EXPECT_EQ(got[i].bytes.size(), expected[i].bytes.size());
+        }
+        return got.size();
+    };
+    FxtWriter w;
+    w.magic();
+    w.initialization(19'200'000);
+    w.large_blob(1, fxt_test::inl("c"), fxt_test::inl("n"), 0, {}, std::string(40000, 'x'));
+    w.string_record(1, "thirteen char");
+    EXPECT_EQ(both(w.bytes(), wire::Endian::Little), 4U);  // to the end
+    FxtWriter big(true);
+    big.magic();
+    big.initialization(19'200'000);
+    EXPECT_EQ(both(big.bytes(), wire::Endian::Big), 2U);
+    FxtWriter zero = w;
+    zero.raw_word(0x0016547846040000ULL);  // size 0
+    zero.magic();
+    EXPECT_EQ(both(zero.bytes(), wire::Endian::Little), 4U);
+    auto past = w.bytes();
+    const std::uint64_t header = 0x0016547846040000ULL | (3U << 4);  // 3 words, 1 there
+    for (int b = 0; b < 8; ++b) past.push_back(static_cast<std::uint8_t>(header >> (8 * b)));
+    EXPECT_EQ(both(past, wire::Endian::Little), 4U);
+    auto partial = w.bytes();
+    partial.resize(partial.size() + 5, 0);
+    EXPECT_EQ(both(partial, wire::Endian::Little), 4U);
+}
+
 TEST(FxtTokenizer, SplitsRecordsBySizeField) {
     FxtWriter w;
     w.magic();                            // 1 word

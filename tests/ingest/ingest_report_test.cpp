@@ -2,6 +2,12 @@
 
 #include <gtest/gtest.h>
 
+#include <array>
+#include <cstring>
+#include <string_view>
+
+#include "collectors/ingest/kind_tally.hpp"
+
 namespace apcgate::collectors::ingest {
 namespace {
 
@@ -30,6 +36,42 @@ TEST(IngestReport, CountsPerKindAndKeepsBoundedProblems) {
     EXPECT_EQ(r.stop_reason()->message, "truncated");
     EXPECT_TRUE(r.stop_reason()->is(ErrorKind::Truncated));
     EXPECT_FALSE(r.stop_index());  // the list was full: the stop is not among the kept
+}
+
+// Kinds are found by their address; kinds whose addresses share a slot of the tally's table
+// (512 bytes apart: 64 slots of 8 bytes) still count apart, whatever order they come in.
+TEST(KindTally, KindsSharingASlotCountApart) {
+    static std::array<char, 2048> text{};
+    std::memcpy(text.data(), "one", 3);
+    std::memcpy(text.data() + 512, "two", 3);
+    std::memcpy(text.data() + 1024, "six", 3);
+    const std::string_view one(text.data(), 3);
+    const std::string_view two(text.data() + 512, 3);
+    const std::string_view six(text.data() + 1024, 3);
+    const std::string_view other(text.data() + 8, 0);  // another slot, an empty name
+    KindTally tally;
+    for (int i = 0; i < 5; ++i) {
+        tally.read(one);
+        tally.read(two);
+        tally.mapped(two);
+        tally.read(six);
+        tally.skipped(six);
+        tally.read(two);
+        tally.read(other);
+    }
+    tally.mapped(one);
+    IngestReport r("fxt", "t.fxt");
+    tally.flush(r);
+    EXPECT_EQ(r.kinds().at("one").read, 5U);
+    EXPECT_EQ(r.kinds().at("one").mapped, 1U);
+    EXPECT_EQ(r.kinds().at("two").read, 10U);
+    EXPECT_EQ(r.kinds().at("two").mapped, 5U);
+    EXPECT_EQ(r.kinds().at("six").read, 5U);
+    EXPECT_EQ(r.kinds().at("six").skipped, 5U);
+    EXPECT_EQ(r.kinds().at("").read, 5U);
+    tally.read(one);  // counts start again from zero after a flush
+    tally.flush(r);
+    EXPECT_EQ(r.kinds().at("one").read, 6U);
 }
 
 // The stop is found among the problems by its place: a bad record with the same words is

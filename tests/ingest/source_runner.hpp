@@ -81,6 +81,10 @@ struct SourceRun {
     std::vector<model::Event> events;
     std::vector<std::size_t> poll_sizes;
     std::vector<model::Nanos> watermarks;
+    // SpanRun events the last capture emitted, and the annotations they held (`events` holds
+    // those annotations one by one).
+    std::size_t span_runs = 0;
+    std::size_t span_run_items = 0;
 
     // The counter name a sample's key stands for in this capture ("?" for an unknown key).
     [[nodiscard]] std::string counter(model::CounterKey key) const {
@@ -140,18 +144,31 @@ struct SourceRun {
         events.clear();
         poll_sizes.clear();
         watermarks.clear();
+        span_runs = 0;
+        span_run_items = 0;
         if constexpr (kIsIngestSource<S>) zero = source->time_origin();
         const collectors::CaptureContext ctx{settings, counters, zero};
         const Status st = source->start(ctx);
         ASSERT_TRUE(st.ok()) << st.error().to_string();
         // Bounded so that a source that never says finished fails the test instead of hanging.
         bool finished = false;
-        // Each poll's SampleRuns as the single events they stand for (tests look for those).
+        // Each poll's SpanRuns and SampleRuns as the single events they stand for (tests look
+        // for those).
         std::vector<model::Event> polled;
+        const auto expand = [this](std::vector<model::Event>& batch) {
+            for (const auto& e : batch) {
+                if (const auto* run = std::get_if<model::SpanRun>(&e)) {
+                    ++span_runs;
+                    span_run_items += run->pending();
+                }
+            }
+            model::expand_span_runs(batch);
+            model::expand_sample_runs(batch);
+        };
         for (int i = 0; i < 1'000'000 && !finished; ++i) {
             polled.clear();
             const auto r = source->poll(0, polled);
-            model::expand_sample_runs(polled);
+            expand(polled);
             poll_sizes.push_back(polled.size());
             std::move(polled.begin(), polled.end(), std::back_inserter(events));
             watermarks.push_back(r.watermark);
@@ -160,7 +177,7 @@ struct SourceRun {
         EXPECT_TRUE(finished) << "the source never said finished";
         polled.clear();
         source->stop(0, polled);
-        model::expand_sample_runs(polled);
+        expand(polled);
         std::move(polled.begin(), polled.end(), std::back_inserter(events));
     }
 };

@@ -83,7 +83,7 @@ ModelMapper::ThreadSpans& ModelMapper::thread(std::int32_t tid) {
 // spares a map lookup per annotation.
 std::int32_t ModelMapper::channel(model::Nanos ts, std::int32_t tid, ThreadSpans& t, int depth,
                                   std::vector<model::Event>& out) {
-    const auto at = static_cast<std::size_t>(depth + 1);
+    const std::size_t at = static_cast<std::size_t>(depth) + 1;  // -1, the row of notes, is slot 0
     if (at < t.channels.size() && t.channels[at] != 0) return t.channels[at];
     if (at >= t.channels.size()) t.channels.resize(at + 1, 0);
     t.channels[at] = spans_.channel(ts, tid, depth, out);

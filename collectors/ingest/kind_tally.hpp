@@ -7,6 +7,7 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <string_view>
 #include <vector>
 
@@ -37,7 +38,7 @@ class KindTally {
     // them cost more than the rest of the tally. Two kinds that share a slot take turns in it;
     // the search behind it finds either.
     Entry& at(std::string_view kind) {
-        const auto slot = (reinterpret_cast<std::uintptr_t>(kind.data()) >> 3) % kSlots;
+        const std::size_t slot = (std::hash<const char*>{}(kind.data()) >> 3) % kSlots;
         if (const std::size_t i = slots_[slot]; i < entries_.size() && same(entries_[i], kind))
             return entries_[i];
         std::size_t i = 0;

@@ -11,6 +11,27 @@ model::Event idle(model::Nanos ts, int core) {
     return model::Idle{ts, core, -1};
 }
 
+// Merges `run` (source 0) with idle events at 30 and 45 (source 1), both finished, and lists
+// what is emitted: `item(e, out)` appends a run's pending items, "|" ends each emitted event.
+template <typename Item>
+std::vector<std::string> split_around_idles(model::Event run, Item item) {
+    EventMerger m(2);
+    std::vector<model::Event> a;
+    a.push_back(std::move(run));
+    std::vector<model::Event> b{idle(30, 7), idle(45, 8)};
+    m.push(1, b, 100, true);
+    m.push(0, a, 100, true);
+    std::vector<std::string> order;
+    m.release([&](model::Event& e) {
+        if (item(e, order))
+            order.emplace_back("|");  // where one emitted event ends
+        else
+            order.push_back("idle" + std::to_string(model::timestamp_of(e)));
+    });
+    EXPECT_EQ(m.pending(), 0U);
+    return order;
+}
+
 std::vector<std::pair<model::Nanos, int>> drain(EventMerger& m, bool everything = false) {
     std::vector<std::pair<model::Nanos, int>> out;
     m.release(
@@ -58,28 +79,19 @@ TEST(EventMerger, EverythingDrainsAtTheEnd) {
 // A SpanRun that reaches past another source's head is split there: its front goes first, the
 // rest after the other source's event, and nothing is lost or reordered.
 TEST(EventMerger, SplitsASpanRunAtAnotherSourcesHead) {
-    EventMerger m(2);
     model::SpanRun run;
     for (model::Nanos ts : {10, 20, 30, 40, 50}) run.add(ts, 0, 1, 2, "t" + std::to_string(ts));
-    std::vector<model::Event> a;
-    a.emplace_back(std::move(run));
-    std::vector<model::Event> b{idle(30, 7), idle(45, 8)};
-    m.push(1, b, 100, true);
-    m.push(0, a, 100, true);
-    std::vector<std::string> order;
-    m.release([&](model::Event& e) {
-        if (auto* r = std::get_if<model::SpanRun>(&e)) {
+    const auto order =
+        split_around_idles(model::Event(std::move(run)), [](model::Event& e, auto& out) {
+            auto* r = std::get_if<model::SpanRun>(&e);
+            if (r == nullptr) return false;
             for (std::size_t k = r->first; k < r->items.size(); ++k)
-                order.push_back(std::string(r->text(r->items[k])));
-            order.emplace_back("|");  // where one emitted event ends
-        } else {
-            order.push_back("idle" + std::to_string(model::timestamp_of(e)));
-        }
-    });
+                out.push_back(std::string(r->text(r->items[k])));
+            return true;
+        });
     // Ties keep source order: the run (source 0) goes before source 1's event at 30.
     EXPECT_EQ(order, (std::vector<std::string>{"t10", "t20", "t30", "|", "idle30", "t40", "|",
                                                "idle45", "t50", "|"}));
-    EXPECT_EQ(m.pending(), 0U);
 }
 
 TEST(EventMerger, ASpanRunInsideTheWatermarkGoesWhole) {
@@ -102,27 +114,18 @@ TEST(EventMerger, ASpanRunInsideTheWatermarkGoesWhole) {
 
 // A SampleRun is split at another source's head as a SpanRun is.
 TEST(EventMerger, SplitsASampleRunAtAnotherSourcesHead) {
-    EventMerger m(2);
     model::SampleRun run;
     for (model::Nanos ts : {10, 20, 30, 30, 40, 50}) run.samples.push_back({ts, ts, 0, 3});
-    std::vector<model::Event> a;
-    a.emplace_back(std::move(run));
-    std::vector<model::Event> b{idle(30, 7), idle(45, 8)};
-    m.push(1, b, 100, true);
-    m.push(0, a, 100, true);
-    std::vector<std::string> order;
-    m.release([&](model::Event& e) {
-        if (auto* r = std::get_if<model::SampleRun>(&e)) {
+    const auto order =
+        split_around_idles(model::Event(std::move(run)), [](model::Event& e, auto& out) {
+            auto* r = std::get_if<model::SampleRun>(&e);
+            if (r == nullptr) return false;
             for (std::size_t k = r->first; k < r->samples.size(); ++k)
-                order.push_back("s" + std::to_string(r->samples[k].ts));
-            order.emplace_back("|");
-        } else {
-            order.push_back("idle" + std::to_string(model::timestamp_of(e)));
-        }
-    });
+                out.push_back("s" + std::to_string(r->samples[k].ts));
+            return true;
+        });
     EXPECT_EQ(order, (std::vector<std::string>{"s10", "s20", "s30", "s30", "|", "idle30", "s40",
                                                "|", "idle45", "s50", "|"}));
-    EXPECT_EQ(m.pending(), 0U);
 }
 
 }  // namespace

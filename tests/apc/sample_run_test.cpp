@@ -63,9 +63,10 @@ std::vector<model::Event> runs() {
             run.samples.push_back({ts, (i * 104729 + v) % 300 - 20, core, v % 2 ? kBlkB : kBlkA,
                                    i % 5 == 0 ? 40 + v : -1, 0});
         if (i % 3 == 0)
-            run.samples.push_back({ts, i % 11 == 0 ? -5 : 0x1000 + i * 977, core,
+            run.samples.push_back({ts, i % 11 == 0 ? -5 : 0x1000 + std::int64_t{i} * 977, core,
                                    model::kPcSampleKey, 100 + i % 70, i % 13 == 0 ? 1 : i % 4 - 1});
-        if (i % 2 == 0) run.samples.push_back({ts + 1, i * 3, core, i % 4 ? kSingleA : kSingleB});
+        if (i % 2 == 0)
+            run.samples.push_back({ts + 1, std::int64_t{i} * 3, core, i % 4 ? kSingleA : kSingleB});
         if (i == 900) run.samples.push_back({ts, 1, 0, 99});  // no such key: dropped, counted
         if (i == 1000) run.samples.push_back({ts / 2, 7, 1, kBlkA});  // back in time: clamped
         if (i % 500 == 499) {
@@ -155,7 +156,7 @@ TEST(SampleRun, APartIsBoundedByThePendingSamples) {
     enc.flush();
     std::vector<model::Event> single{model::Event(run)};
     model::expand_sample_runs(single);
-    const Encoded b = encode(single, 256U * 1024U);
+    const Encoded b = encode(single, std::size_t{256} * 1024);
     EXPECT_EQ(sink.frames, b.frames);
     EXPECT_EQ(enc.stats().messages, b.stats.messages);
 }

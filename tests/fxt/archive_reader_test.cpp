@@ -147,8 +147,9 @@ TEST(FxtArchive, BufferCapKeepsMemoryBoundedAndCountsLateEvents) {
 // add() gives what push() and release() give, whether the items may pass straight (nothing
 // held, in time order, none past the limit, room in `out`) or must wait in the heap.
 TEST(FxtOrderBuffer, AddGivesWhatPushAndReleaseGive) {
-    auto items = [](std::vector<model::Nanos> times, std::uint64_t seq) {
+    auto items = [](const std::vector<model::Nanos>& times, std::uint64_t seq) {
         std::vector<Item> v;
+        v.reserve(times.size());
         for (const auto t : times) {
             Item i;
             i.ts = t;
@@ -159,6 +160,7 @@ TEST(FxtOrderBuffer, AddGivesWhatPushAndReleaseGive) {
     };
     auto times = [](const std::vector<Item>& v) {
         std::vector<model::Nanos> t;
+        t.reserve(v.size());
         for (const auto& i : v) t.push_back(i.ts);
         return t;
     };

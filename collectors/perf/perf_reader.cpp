@@ -117,20 +117,21 @@ void PerfReader::run() {
     }
 }
 
-std::optional<std::uint64_t> PerfReader::drain_ring(PerfSession::Ring& ring, bool whole) {
+PerfReader::RingDrain PerfReader::drain_ring(PerfSession::Ring& ring, bool whole) {
     // Chunk by chunk, so the copy stays small however full the ring is. The last drain takes as
     // many chunks as the ring held when it began (a ring filling as fast as it is read cannot
     // hold the end up); the others one.
-    const std::size_t chunks = whole ? ring.ring.data_bytes() / kDrainChunkBytes + 1 : 1;
+    const std::size_t chunks = whole ? ring.ring.data_bytes() / config_.chunk_bytes + 1 : 1;
     const std::size_t first = pending_.size();
+    bool more = false;
     for (std::size_t i = 0; i < chunks; ++i) {
         buf_.clear();
-        auto drained = ring.ring.drain(buf_, kDrainChunkBytes);
+        auto drained = ring.ring.drain(buf_, config_.chunk_bytes);
         if (!drained) {
             Error e = std::move(drained).take_error();
             e.input = ring.name;
             report_.bad_record(std::move(e));
-            return std::nullopt;
+            break;
         }
         stats_[PerfStat::RecordBytes] += drained->bytes;
         RecordTokenizer tokens(buf_, drained->position);
@@ -148,12 +149,13 @@ std::optional<std::uint64_t> PerfReader::drain_ring(PerfSession::Ring& ring, boo
             e.context.push_back("the rest of this drain of " + ring.name + " was skipped");
             report_.bad_record(std::move(e));
         }
-        if (!drained->more) return std::nullopt;
+        more = drained->more;
+        if (!more) break;
     }
-    std::uint64_t newest = 0;
+    RingDrain d{0, more};
     for (std::size_t i = first; i < pending_.size(); ++i)
-        newest = std::max(newest, time_of(pending_[i]));
-    return newest;
+        d.newest = std::max(d.newest, time_of(pending_[i]));
+    return d;
 }
 
 void PerfReader::read_counters(std::int64_t now) {
@@ -194,11 +196,29 @@ void PerfReader::drain(std::int64_t now, bool final) {
     ++stats_[PerfStat::Drains];
     // A ring with records left caps what may be mapped at the newest time read from it: its
     // records still to come are no older (but for the lateness the margin allows for).
-    std::optional<std::uint64_t> left_from;
-    for (auto& ring : session_.rings())
-        if (auto newest = drain_ring(ring, final))
-            left_from = std::min(left_from.value_or(*newest), *newest);
-    backlog_ = left_from.has_value();
+    // While one ring is behind, the rings already read beyond it wait: their records could not
+    // be mapped before it catches up, and would pile up here rather than in the kernel's rings.
+    auto& rings = session_.rings();
+    read_to_.resize(rings.size(), 0);
+    left_.resize(rings.size(), false);
+    std::optional<std::uint64_t> left_from;  // what may be mapped is capped by it, less margin
+    for (std::size_t i = 0; i < rings.size(); ++i) {
+        if (!final && backlog_ && read_to_[i] > *backlog_) {
+            ++stats_[PerfStat::RingsSkipped];  // what it holds unread is no older than read_to_
+        } else {
+            const RingDrain d = drain_ring(rings[i], final);
+            read_to_[i] = std::max(read_to_[i], d.newest);
+            left_[i] = d.more;
+            if (!d.more) continue;
+        }
+        left_from = std::min(left_from.value_or(read_to_[i]), read_to_[i]);
+    }
+    stats_[PerfStat::HeldPeak] = std::max<std::uint64_t>(
+        stats_[PerfStat::HeldPeak], pending_.size() + queued_.load(std::memory_order_relaxed));
+    // The ring furthest behind is never skipped, so each drain moves it on.
+    backlog_.reset();
+    for (std::size_t i = 0; i < rings.size(); ++i)
+        if (left_[i]) backlog_ = std::min(backlog_.value_or(read_to_[i]), read_to_[i]);
     if (final || (config_.counter_period > 0 && now >= next_counters_)) {
         read_counters(now);
         if (config_.counter_period > 0)
@@ -261,8 +281,7 @@ void PerfReader::hand_over(std::optional<model::Nanos> watermark) {
     for (auto& e : produced_) queue_.push_back(std::move(e));
     produced_.clear();
     queued_.store(queue_.size(), std::memory_order_relaxed);
-    stats_[PerfStat::QueuePeak] =
-        std::max<std::uint64_t>(stats_[PerfStat::QueuePeak], queue_.size());
+    stats_[PerfStat::HeldPeak] = std::max<std::uint64_t>(stats_[PerfStat::HeldPeak], queue_.size());
     if (watermark) watermark_ = std::max(watermark_, *watermark);
 }
 

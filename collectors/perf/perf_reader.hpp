@@ -45,6 +45,11 @@ struct ReaderConfig {
     // polls' worth (kMaxEventsPerPoll, every 10 ms). More waiting means the capture fell behind;
     // the rings, kernel memory, hold what comes meanwhile, and the kernel counts what it drops.
     std::size_t queue_cap = std::size_t{32} * 1024;
+    // A ring is copied out this much at a time (whole records; a record is at most 64 KiB), and
+    // a drain (but the last) takes at most one such chunk from each ring: what a drain decodes,
+    // sorts and maps, and so what it can add to the queue at once, is bounded however far the
+    // rings ran ahead (a stall, the wait for /proc), not by the rings' size.
+    std::size_t chunk_bytes = std::size_t{256} * 1024;
     LogFn log;
 };
 
@@ -69,11 +74,6 @@ class PerfReader {
   public:
     // Mapped events move to the queue poll() reads at least this often within a drain.
     static constexpr std::size_t kHandOverBatch = 4096;
-    // A ring is copied out this much at a time (whole records; a record is at most 64 KiB), and
-    // a drain (but the last) takes at most one such chunk from each ring: what a drain decodes,
-    // sorts and maps, and so what it can add to the queue at once, is bounded however far the
-    // rings ran ahead (a stall, the wait for /proc), not by the rings' size.
-    static constexpr std::size_t kDrainChunkBytes = std::size_t{256} * 1024;
     // Records read from the rings before /proc has been read, at most (about 1.4 MB).
     static constexpr std::size_t kUnseededRecords = 16384;
 
@@ -97,9 +97,12 @@ class PerfReader {
   private:
     void run();
     void drain(std::int64_t now, bool final);
-    // Decodes one chunk of `ring` (all of it when `whole`) into pending_. When records were left
-    // in the ring, returns the newest time decoded from it (0 if none): what is left is no older.
-    std::optional<std::uint64_t> drain_ring(PerfSession::Ring& ring, bool whole);
+    struct RingDrain {
+        std::uint64_t newest = 0;  // the newest time decoded (0: none)
+        bool more = false;         // records were left in the ring: they are no older than that
+    };
+    // Decodes one chunk of `ring` (all of it when `whole`) into pending_.
+    RingDrain drain_ring(PerfSession::Ring& ring, bool whole);
     // Moves produced_ to the queue poll() reads, raising the watermark when one is given.
     void hand_over(std::optional<model::Nanos> watermark);
     bool seed_arrived();
@@ -126,8 +129,12 @@ class PerfReader {
     std::int64_t next_counters_ = 0;
     model::Nanos mapped_to_ = 0;  // capture-timeline time of the newest event handed out
     bool seeded_ = false;
-    bool backlog_ = false;  // the last drain left records in a ring: drain again without waiting
-    PerfStatistics stats_;  // the reader's share of the collector's statistics
+    // Set when the last drain left records in a ring: the newest time read from the ring that
+    // is furthest behind. The next drain follows at once and skips the rings read beyond it.
+    std::optional<std::uint64_t> backlog_;
+    std::vector<std::uint64_t> read_to_;  // per ring: the newest time decoded from it
+    std::vector<bool> left_;              // per ring: records were left in it when last read
+    PerfStatistics stats_;                // the reader's share of the collector's statistics
 
     // Shared with poll().
     std::mutex mutex_;

@@ -141,6 +141,7 @@ Status PerfSource::start(const CaptureContext& ctx) {
     rc.lost_key = c->plan.lost_key;
     rc.repaired_switches_key = c->plan.repaired_switches_key;
     if (options_.queued_events != 0) rc.queue_cap = options_.queued_events;
+    if (options_.drain_chunk_bytes != 0) rc.chunk_bytes = options_.drain_chunk_bytes;
     rc.log = options_.log;
     c->reader = std::make_unique<PerfReader>(*c->session, c->layouts, c->normalizer, c->mapper,
                                              c->report, rc);

@@ -40,6 +40,7 @@ struct PerfOptions {
     // Mapped events the reader holds for poll() at most before it leaves the rings to fill
     // (the kernel then counts what it drops); 0: ReaderConfig's default.
     std::size_t queued_events = 0;
+    std::size_t drain_chunk_bytes = 0;  // 0: ReaderConfig's default
     // The captures forward the kernel's records as they are instead of decoding them (the Perf
     // framing): the switch records reach the capture's reader unchanged and nothing here
     // repairs a switch from them, so the repaired-switches counter is not offered.

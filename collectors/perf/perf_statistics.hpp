@@ -15,7 +15,8 @@ enum class PerfStat : std::uint8_t {
     RecordBytes,
     LateRecords,
     DrainsDeferred,
-    QueuePeak,
+    HeldPeak,
+    RingsSkipped,
     CounterReads,
     RingsClosed,
     // The kernel.
@@ -48,10 +49,14 @@ inline constexpr std::array<model::StatisticSpec, static_cast<std::size_t>(PerfS
          "times the reader left the ring buffers to fill because the capture fell behind taking "
          "its events, or /proc was still being read at the start (the kernel counts what it "
          "then drops)"},
-        {"perf_queue_peak", Severity::Info,
-         "most events the reader held decoded at once for the capture to take (each drain adds "
-         "at most a chunk of each ring's records, so this stays bounded however far behind the "
+        {"perf_held_peak", Severity::Info,
+         "most events the reader held decoded at once: records read from the rings and waiting "
+         "to be put in time order, and events waiting for the capture to take them (each drain "
+         "reads at most a chunk of each ring, so this stays bounded however far behind the "
          "capture fell)"},
+        {"perf_rings_skipped", Severity::Info,
+         "times a drain left a ring unread because another ring was further behind: its records "
+         "could not be handed on before that ring's, and wait in the kernel's ring meanwhile"},
         {"perf_counter_reads", Severity::Info, "times the counters were read"},
         {"perf_rings_closed", Severity::Info,
          "ring buffers of followed threads that exited, no longer waited on"},

@@ -30,8 +30,10 @@ Status AnnotateSource::start(const CaptureContext& ctx) {
 PollResult AnnotateSource::poll(model::Nanos now, std::vector<model::Event>& out) {
     (void)now;
     if (!capturing_) return {last_, false};
+    const std::size_t before = out.size();
     last_ = std::max(last_, handover_.take(out));
-    loop_->wake();  // connections paused while the hand-over was full may read again
+    // Connections paused while the hand-over was full (it held events then) may read again.
+    if (out.size() > before || loop_->wants_every_take()) loop_->wake();
     return {last_, false};
 }
 

@@ -27,6 +27,8 @@ enum class AnnotateStat : std::uint8_t {
     TextBad,
     TextDiscarded,
     TextClients,
+    // The I/O thread.
+    LoopWakes,
     Count,
 };
 
@@ -65,6 +67,9 @@ inline constexpr std::array<model::StatisticSpec, static_cast<std::size_t>(Annot
         {"annotate_text_discarded", Severity::Info,
          "text annotation lines that arrived while no capture ran"},
         {"annotate_text_clients", Severity::Info, "text annotation connections accepted"},
+        {"annotate_loop_wakes", Severity::Info,
+         "times the capture woke the annotation thread after taking its events (only when it "
+         "took some, or a connection waited to read)"},
     }};
 
 using AnnotateStatistics = model::Statistics<AnnotateStat, kAnnotateStatistics>;

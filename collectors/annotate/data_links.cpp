@@ -104,6 +104,7 @@ void DataLinks::pause(Link& link) {
     if (link.paused) return;
     reactor_.change(link.fd.get(), Role::DataLink, 0);
     link.paused = true;
+    take_notice_ = true;
 }
 
 void DataLinks::on_readable(int fd) {
@@ -200,13 +201,17 @@ void DataLinks::close_link(int fd, const std::string& reason) {
 
 void DataLinks::after_take() {
     std::vector<int> flooders;
+    take_notice_ = false;
     for (auto& [fd, link] : links_) {
         link->saturated_takes = link->over_share ? link->saturated_takes + 1 : 0;
         link->over_share = false;
         link->share_used = 0;
         if (link->saturated_takes >= budget_.flood_takes) {
             flooders.push_back(fd);
-        } else if (link->paused) {
+            continue;
+        }
+        take_notice_ = take_notice_ || link->saturated_takes > 0;
+        if (link->paused) {
             reactor_.change(fd, Role::DataLink, kReadable);
             link->paused = false;
         }

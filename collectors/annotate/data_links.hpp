@@ -36,6 +36,10 @@ class DataLinks {
     void on_readable(int fd);
     // The engine took the hand-over: count who was paused over its share, resume everyone.
     void after_take();
+    // Whether the next take must be seen even if it finds nothing: a connection is paused (what
+    // it read may wait in its validator, not in the hand-over), or counts takes over its share
+    // in a row (an empty take ends the run).
+    [[nodiscard]] bool wants_take_notice() const { return take_notice_; }
     // Handshake deadlines; returns the next one (or -1).
     std::int64_t on_tick(std::int64_t now_ns);
     [[nodiscard]] std::size_t links() const { return links_.size(); }
@@ -75,6 +79,7 @@ class DataLinks {
     std::vector<bool> id_used_;  // index = id
     std::vector<std::uint8_t> buffer_ = std::vector<std::uint8_t>(std::size_t{64} * 1024);
     std::vector<std::uint8_t> out_;
+    bool take_notice_ = false;
 };
 
 }  // namespace apcgate::collectors::annotate

@@ -90,6 +90,7 @@ void IoLoop::on_wake() {
     (void)!::read(wake_fd_.get(), &count, sizeof count);
     if (const std::uint64_t takes = handover_.takes(); takes != seen_takes_) {
         seen_takes_ = takes;
+        stats_.update([](AnnotateStats& s) { ++s.counts[AnnotateStat::LoopWakes]; });
         data_.after_take();
         text_.after_take();
     }
@@ -167,6 +168,7 @@ void IoLoop::run() {
         const auto wait_ms = static_cast<int>((next_tick - now + 999'999) / 1'000'000);
         const int n = reactor_.wait(events, std::max(wait_ms, 0));
         for (int i = 0; i < n; ++i) dispatch(events[static_cast<std::size_t>(i)]);
+        wants_every_take_.store(data_.wants_take_notice(), std::memory_order_relaxed);
     }
 }
 

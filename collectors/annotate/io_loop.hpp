@@ -5,6 +5,7 @@
 // every fd is owned and touched by the I/O thread alone.
 #pragma once
 
+#include <atomic>
 #include <condition_variable>
 #include <cstdint>
 #include <mutex>
@@ -37,6 +38,13 @@ class IoLoop {
     Status end_capture();
     // The engine took the hand-over: paused connections may read again.
     void wake();
+    // Whether the engine must wake the loop after a take that found nothing (DataLinks::
+    // wants_take_notice says when). Otherwise a take that moved nothing changes nothing here,
+    // and waking the thread for it (every poll, 100 times a second) would only cost the CPU
+    // the capture is measuring.
+    [[nodiscard]] bool wants_every_take() const {
+        return wants_every_take_.load(std::memory_order_relaxed);
+    }
 
     [[nodiscard]] AnnotateStats stats() const { return stats_.snapshot(); }
 
@@ -65,7 +73,8 @@ class IoLoop {
     CaptureBudget budget_;  // for Begin
     std::uint64_t posted_ = 0, done_ = 0;
     std::uint64_t seen_takes_ = 0;  // I/O thread only
-    bool quit_ = false;             // I/O thread only
+    std::atomic<bool> wants_every_take_{false};
+    bool quit_ = false;  // I/O thread only
 };
 
 }  // namespace apcgate::collectors::annotate

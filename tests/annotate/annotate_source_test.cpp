@@ -419,6 +419,33 @@ TEST_F(SourceTest, AFloodIsBoundedThenDropped) {
     EXPECT_EQ(source_->stats().counts[AnnotateStat::DroppedProtocol], 0U);
 }
 
+TEST_F(SourceTest, PollsThatTakeNothingLeaveTheIoThreadAsleep) {
+    make();
+    start();
+    Conn data(connect_abstract(config_.socket_name));
+    ASSERT_TRUE(data.send_in_pieces(handshake(68, 68)));
+    ASSERT_TRUE(data.send_in_pieces(string_msg(1, 0, "one")));
+    ASSERT_TRUE(poll_until([&] { return !events_.empty(); }));
+    const auto woken = [&] { return source_->stats().counts[AnnotateStat::LoopWakes]; };
+    ASSERT_TRUE(poll_until([&] { return woken() >= 1; })) << "a take that moved events wakes it";
+    for (int quiet = 0; quiet < 10;) {  // until what was sent has all come
+        std::this_thread::sleep_for(5ms);
+        quiet = poll() == 0 ? quiet + 1 : 0;
+    }
+    std::this_thread::sleep_for(50ms);
+    const std::uint64_t before = woken();
+    for (int i = 0; i < 50; ++i) {
+        std::this_thread::sleep_for(2ms);
+        EXPECT_EQ(poll(), 0U);
+    }
+    // A wake is handled at once; give a stray one the time to be counted.
+    std::this_thread::sleep_for(50ms);
+    EXPECT_EQ(woken(), before) << "50 empty polls";
+    ASSERT_TRUE(data.send_in_pieces(string_msg(2, 0, "two")));
+    ASSERT_TRUE(poll_until([&] { return woken() > before; }));
+    stop();
+}
+
 TEST_F(SourceTest, TextLinesFromTheFifoAndTheSocket) {
     make();
     ASSERT_TRUE(std::filesystem::exists(config_.text_fifo)) << log_text();

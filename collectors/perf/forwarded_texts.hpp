@@ -8,10 +8,16 @@
 #include <filesystem>
 #include <string>
 #include <string_view>
+#include <vector>
 
 namespace apcgate::collectors::perf {
 
 // A /proc file's whole text ("" when it cannot be read: a process that exited meanwhile).
 std::string read_proc_text(const std::filesystem::path& proc_root, std::string_view relative);
+
+// The same in pieces of at most 64 KiB, as read: a large text (/proc/kallsyms, 5 MB or more)
+// never needs a string that grows by doubling, nor a second copy of itself beside its frame.
+std::vector<std::string> read_proc_pieces(const std::filesystem::path& proc_root,
+                                          std::string_view relative);
 
 }  // namespace apcgate::collectors::perf

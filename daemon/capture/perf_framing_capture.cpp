@@ -1,5 +1,6 @@
 #include "daemon/capture/perf_framing_capture.hpp"
 
+#include <malloc.h>
 #include <spdlog/spdlog.h>
 #include <sys/resource.h>
 #include <sys/utsname.h>
@@ -241,11 +242,23 @@ void PerfFramingCapture::send_maps(const std::filesystem::path& proc_root,
 }
 
 void PerfFramingCapture::send_kallsyms(const std::filesystem::path& proc_root) {
-    const std::string kallsyms = pf::read_proc_text(proc_root, "kallsyms");
-    if (kallsyms.empty()) return;
-    body_.clear();
-    fr::AttrsFrameWriter(body_).kallsyms(kallsyms);
-    frame(body_);
+    // /proc/kallsyms is 5 MB or more, sent once: its frame is built in a buffer of its own,
+    // sized once and freed when sent. Built in body_, which keeps its capacity for the frames
+    // to come, it held 10.8 MB for the whole capture (the Perf framing's 20 MB against the
+    // gator framing's 10).
+    std::vector<std::string> pieces = pf::read_proc_pieces(proc_root, "kallsyms");
+    std::size_t total = 0;
+    for (const auto& p : pieces) total += p.size();
+    if (total == 0) return;
+    std::vector<std::uint8_t> body;
+    body.reserve(total + 16);  // the message's code and the closing NUL
+    fr::AttrsFrameWriter(body).kallsyms(pieces);
+    pieces = {};
+    frame(body);
+    body = {};
+    // The pieces came from the heap, among longer-lived blocks, so freeing them did not shrink
+    // it: give their pages back now rather than keep 5 MB for the rest of the capture.
+    ::malloc_trim(0);
 }
 
 void PerfFramingCapture::start_counter_sources(CollectorSet& collectors,

@@ -83,6 +83,12 @@ void AttrsFrameWriter::kallsyms(std::string_view text) {
     cstr(text);
 }
 
+void AttrsFrameWriter::kallsyms(std::span<const std::string> pieces) {
+    w_.packed32(static_cast<std::int32_t>(AttrsCode::Kallsyms));
+    for (const std::string& p : pieces) w_.raw(p);
+    w_.u8(0);
+}
+
 void AttrsFrameWriter::kernel_build_id(std::span<const std::uint8_t> id) {
     w_.packed32(static_cast<std::int32_t>(AttrsCode::KernelBuildId));
     w_.packed32(static_cast<std::int32_t>(id.size()));

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <span>
+#include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
@@ -31,6 +32,8 @@ class AttrsFrameWriter {
     void comm(std::int32_t pid, std::int32_t tid, std::string_view image, std::string_view comm);
     void online_cpu(std::int64_t time, std::int32_t cpu);
     void kallsyms(std::string_view text);
+    // The same message from the text in pieces, as read (the whole text is never in one string).
+    void kallsyms(std::span<const std::string> pieces);
     void kernel_build_id(std::span<const std::uint8_t> id);
 
   private:

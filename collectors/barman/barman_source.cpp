@@ -241,6 +241,16 @@ PollResult BarmanSource::poll(model::Nanos /*now*/, std::vector<model::Event>& o
             report_.bad_record(oversized_block(block));
             continue;
         }
+        // Samples, most of the records, without the variant: parse() reads the others, and
+        // any sample parse_sample() does not take (to report what is wrong with it).
+        if (const SampleRecord* sample = c.parser.parse_sample(block.data)) {
+            ingest::RecordStats& counts = c.tally.stats(kind::of_type(sample->header.type));
+            ++counts.read;
+            ++(c.mapper.map(*sample, block.file_offset, c.order, report_) ? counts.mapped
+                                                                          : counts.skipped);
+            c.order.add_record(c.mapper.last_ts());
+            continue;
+        }
         auto record = c.parser.parse(block.data, block.data_file_offset);
         if (!record) {
             Error e = std::move(record).take_error();

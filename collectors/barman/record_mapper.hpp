@@ -54,6 +54,12 @@ class RecordMapper {
     // `report`.
     void map(const RecordRef& record, std::uint64_t file_offset, EventOrder& out,
              ingest::IngestReport& report, ingest::KindTally& tally);
+    // The same for a sample (RecordParser::parse_sample()), but for the tally: returns whether
+    // it is mapped (else skipped), so that the caller counts it with one lookup of its kind.
+    bool map(const SampleRecord& sample, std::uint64_t file_offset, EventOrder& out,
+             ingest::IngestReport& report) {
+        return map_sample(sample, file_offset, out, report);
+    }
     // The timeline timestamp of the last record mapped.
     [[nodiscard]] model::Nanos last_ts() const { return last_ts_; }
 

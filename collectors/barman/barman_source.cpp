@@ -20,17 +20,20 @@ BlockSurvey survey_blocks(const BarmanSource::Loaded& in) {
     BlockReader reader(in.file, in.geometry, in.header.preamble.abi);
     BlockSurvey s;
     const auto max_cores = static_cast<std::uint32_t>(in.header.cores.size());
-    Block b;
-    while (reader.next(b) == BlockReader::Step::Block) {
-        if (b.padding || b.data.size() < RecordLayout::kHeaderSize) continue;
+    const wire::Endian endian = in.header.preamble.abi.endian;
+    std::uint64_t earliest = UINT64_MAX;  // UINT64_MAX: no record ("use the last") sets it
+    int cores = 0;
+    reader.scan([&](bool padding, std::span<const std::uint8_t> data) {
+        if (padding || data.size() < RecordLayout::kHeaderSize) return;
         // Checked against kHeaderSize above.
-        const wire::Endian endian = in.header.preamble.abi.endian;
-        const std::uint32_t core = wire::load_u32(b.data.data() + 4, endian);
-        const std::uint64_t ticks = wire::load_u64(b.data.data() + 8, endian);
-        if (ticks != UINT64_MAX && (!s.earliest || ticks < *s.earliest)) s.earliest = ticks;
+        const std::uint32_t core = wire::load_u32(data.data() + 4, endian);
+        const std::uint64_t ticks = wire::load_u64(data.data() + 8, endian);
+        earliest = std::min(earliest, ticks);
         // A core past max_cores is a corrupt record, reported when it is decoded.
-        if (core < max_cores) s.cores = std::max(s.cores, static_cast<int>(core) + 1);
-    }
+        if (core < max_cores) cores = std::max(cores, static_cast<int>(core) + 1);
+    });
+    if (earliest != UINT64_MAX) s.earliest = earliest;
+    s.cores = cores;
     return s;
 }
 
@@ -236,6 +239,16 @@ PollResult BarmanSource::poll(model::Nanos /*now*/, std::vector<model::Event>& o
         if (block.oversized) {
             report_.read(kind::kBlock);
             report_.bad_record(oversized_block(block));
+            continue;
+        }
+        // Samples, most of the records, without the variant: parse() reads the others, and
+        // any sample parse_sample() does not take (to report what is wrong with it).
+        if (const SampleRecord* sample = c.parser.parse_sample(block.data)) {
+            ingest::RecordStats& counts = c.tally.stats(kind::of_type(sample->header.type));
+            ++counts.read;
+            ++(c.mapper.map(*sample, block.file_offset, c.order, report_) ? counts.mapped
+                                                                          : counts.skipped);
+            c.order.add_record(c.mapper.last_ts());
             continue;
         }
         auto record = c.parser.parse(block.data, block.data_file_offset);

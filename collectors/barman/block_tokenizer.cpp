@@ -17,7 +17,7 @@ BlockTokenizer::Step BlockTokenizer::fail(std::string message) {
     return Step::Error;
 }
 
-BlockTokenizer::Step BlockTokenizer::next(Block& out) {
+BlockTokenizer::Step BlockTokenizer::next_checked(Block& out) {
     const unsigned width = abi_.pointer_size;
     for (;;) {
         if (error_) return Step::Error;

@@ -46,7 +46,61 @@ class BlockTokenizer {
         base_ = base;
         window_ = bytes;
     }
-    Step next(Block& out);
+    // Inline for the common case, a record block wholly in the window and clear of the end and
+    // the wrap point: next() runs for every block, twice per store (the survey at open(), then
+    // the capture), and its general path's checks cost as much as splitting the block does.
+    Step next(Block& out) {
+        const unsigned width = abi_.pointer_size;
+        if (!error_ && pos_ >= base_ && pos_ < geometry_.data_length &&
+            geometry_.data_length - pos_ >= width &&
+            (pos_ >= geometry_.wrap || geometry_.wrap - pos_ >= width) && have(width)) {
+            const std::uint64_t raw = load_pointer(window_.data() + (pos_ - base_), abi_);
+            const std::uint64_t pad_bit = std::uint64_t{1} << (width * 8 - 1);
+            const std::uint64_t length = raw & ~pad_bit;
+            if (length <= geometry_.data_length - pos_ - width && length <= kMaxBlockBytes &&
+                have(width + length)) {
+                out.logical = pos_;
+                out.file_offset = geometry_.file_offset(pos_);
+                out.padding = (raw & pad_bit) != 0;
+                out.oversized = false;
+                out.length = length;
+                out.data = window_.subspan(pos_ - base_ + width, length);
+                out.data_file_offset = geometry_.file_offset(pos_ + width);
+                pos_ += width + length;
+                return Step::Block;
+            }
+        }
+        return next_checked(out);
+    }
+
+    // Gives fn(padding, data) each block next() would give from here by its inline case, in
+    // order, and stops at the first it would not (which next() then takes): a pass that only
+    // looks at every block (the survey at open()) runs without next()'s per-block state.
+    template <typename Fn>
+    void each_held(Fn&& fn) {
+        if (error_ || pos_ < base_) return;
+        const unsigned width = abi_.pointer_size;
+        const std::uint64_t pad_bit = std::uint64_t{1} << (width * 8 - 1);
+        const std::uint64_t data_length = geometry_.data_length;
+        const std::uint64_t wrap = geometry_.wrap;
+        const std::uint64_t base = base_;
+        const std::uint64_t window_end = base_ + window_.size();
+        const std::uint8_t* const window = window_.data();
+        std::uint64_t pos = pos_;
+        // next()'s inline case, block by block (pos >= base holds: it only grows).
+        while (pos < data_length && data_length - pos >= width &&
+               (pos >= wrap || wrap - pos >= width) && pos + width <= window_end) {
+            const std::uint64_t raw = load_pointer(window + (pos - base), abi_);
+            const std::uint64_t length = raw & ~pad_bit;
+            if (length > data_length - pos - width || length > kMaxBlockBytes ||
+                pos + width + length > window_end)
+                break;
+            fn((raw & pad_bit) != 0,
+               std::span<const std::uint8_t>(window + (pos - base + width), length));
+            pos += width + length;
+        }
+        pos_ = pos;
+    }
 
     // Logical offset of the next block.
     [[nodiscard]] std::uint64_t position() const { return pos_; }
@@ -61,6 +115,8 @@ class BlockTokenizer {
         return pos_ >= base_ && pos_ - base_ + n <= window_.size();
     }
     Step fail(std::string message);
+    // Every case, from the start: what next() does when its common case does not apply.
+    Step next_checked(Block& out);
 
     const StoreGeometry& geometry_;
     Abi abi_;

@@ -60,10 +60,9 @@ Status BlockReader::load(std::uint64_t from, std::uint64_t need) {
     return {};
 }
 
-BlockReader::Step BlockReader::next(Block& out) {
+BlockReader::Step BlockReader::settle(BlockTokenizer::Step step, Block& out) {
     for (;;) {
-        if (error_) return Step::Stopped;
-        switch (tokenizer_.next(out)) {
+        switch (step) {
             case BlockTokenizer::Step::Block:
                 return Step::Block;
             case BlockTokenizer::Step::End:
@@ -78,6 +77,7 @@ BlockReader::Step BlockReader::next(Block& out) {
                 }
                 break;
         }
+        step = tokenizer_.next(out);
     }
 }
 

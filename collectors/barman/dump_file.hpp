@@ -52,13 +52,34 @@ class BlockReader {
                 std::size_t chunk = kDefaultChunk)
         : file_(file), geometry_(geometry), tokenizer_(geometry, abi), chunk_(chunk) {}
 
-    Step next(Block& out);
+    // The next block, loading the window when the tokenizer needs more. Inline for a block the
+    // window holds (the tokenizer's inline case), as it runs for every block.
+    Step next(Block& out) {
+        if (error_) return Step::Stopped;
+        const BlockTokenizer::Step step = tokenizer_.next(out);
+        return step == BlockTokenizer::Step::Block ? Step::Block : settle(step, out);
+    }
+    // Every block from here to where next() would stop, given to fn(padding, data) (an oversized
+    // block's data empty, as next() gives it); returns End or Stopped, as next() would.
+    template <typename Fn>
+    Step scan(Fn&& fn) {
+        Block b;
+        for (;;) {
+            if (error_) return Step::Stopped;
+            tokenizer_.each_held(fn);
+            const Step step = next(b);
+            if (step != Step::Block) return step;
+            fn(b.padding, b.data);
+        }
+    }
     [[nodiscard]] const std::optional<Error>& error() const { return error_; }
     [[nodiscard]] std::uint64_t position() const { return tokenizer_.position(); }
     [[nodiscard]] std::uint64_t trailing_bytes() const { return tokenizer_.trailing_bytes(); }
 
   private:
     Status load(std::uint64_t from, std::uint64_t need);
+    // next() after the tokenizer's `step` was not a block: ends, stops, or loads and goes on.
+    Step settle(BlockTokenizer::Step step, Block& out);
 
     const DumpFile& file_;
     const StoreGeometry& geometry_;

@@ -7,31 +7,6 @@
 
 namespace apcgate::collectors::barman {
 
-void EventOrder::cut(model::Nanos ts) {
-    // A part holds one kind: the mapper cuts each time it turns from one to the other (both at
-    // once only when it did not, and then samples go first).
-    if (samples_.size() > covered_samples_) {
-        runs_.push_back({ts, seq_++, static_cast<std::uint32_t>(covered_samples_),
-                         static_cast<std::uint32_t>(samples_.size() - covered_samples_), true});
-        covered_samples_ = samples_.size();
-    }
-    if (pending_.size() > covered_) {
-        runs_.push_back({ts, seq_++, static_cast<std::uint32_t>(covered_),
-                         static_cast<std::uint32_t>(pending_.size() - covered_), false});
-        covered_ = pending_.size();
-    }
-}
-
-void EventOrder::add_record(model::Nanos ts) {
-    cut(ts);
-    if (recent_.size() < lookback_) {
-        recent_.push_back(ts);
-    } else {
-        recent_[recent_next_] = ts;
-        recent_next_ = recent_next_ + 1 == lookback_ ? 0 : recent_next_ + 1;
-    }
-}
-
 void EventOrder::add_loose_events() {
     for (; covered_samples_ < samples_.size(); ++covered_samples_)
         runs_.push_back({samples_[covered_samples_].ts, seq_++,

@@ -28,12 +28,34 @@ class EventOrder {
     // Closes what the mapper appended since the last call to this or add_record() as a part of
     // the record at `ts`: a record's events and samples keep the order the mapper gave them only
     // if it calls this each time it turns from one to the other.
-    void cut(model::Nanos ts);
+    // (Inline, as add_record(): both run for every record.)
+    void cut(model::Nanos ts) {
+        // A part holds one kind: the mapper cuts each time it turns from one to the other (both
+        // at once only when it did not, and then samples go first).
+        if (samples_.size() > covered_samples_) {
+            runs_.push_back({ts, seq_++, static_cast<std::uint32_t>(covered_samples_),
+                             static_cast<std::uint32_t>(samples_.size() - covered_samples_), true});
+            covered_samples_ = samples_.size();
+        }
+        if (pending_.size() > covered_) {
+            runs_.push_back({ts, seq_++, static_cast<std::uint32_t>(covered_),
+                             static_cast<std::uint32_t>(pending_.size() - covered_), false});
+            covered_ = pending_.size();
+        }
+    }
     // The timeline timestamp of each record, in store order: every event and sample appended
     // since the previous call (to this or add_loose_events()) is the record's and has this time
     // (the mapper gives all of a record's events its time), so events are ordered a record at a
     // time.
-    void add_record(model::Nanos ts);
+    void add_record(model::Nanos ts) {
+        cut(ts);
+        if (recent_.size() < lookback_) {
+            recent_.push_back(ts);
+        } else {
+            recent_[recent_next_] = ts;
+            recent_next_ = recent_next_ + 1 == lookback_ ? 0 : recent_next_ + 1;
+        }
+    }
     // Events appended outside any record (the header's names): each is ordered by its own time.
     void add_loose_events();
     // Moves the events up to the horizon (all of them when `everything`) to `out`, sorted by

@@ -66,8 +66,16 @@ Error header_error(ErrorKind kind, std::string message, std::uint64_t offset, st
 model::Nanos ClockInfo::to_ns(std::uint64_t ticks) const {
     __extension__ typedef unsigned __int128 u128;
     const bool before = ticks < base;
-    const u128 diff = before ? base - ticks : ticks - base;
-    const u128 ns = diff * multiplier / (divisor == 0 ? 1 : divisor);
+    const std::uint64_t diff = before ? base - ticks : ticks - base;
+    const std::uint64_t div = divisor == 0 ? 1 : divisor;
+    // Runs for every record: the 128-bit product and division only when the product needs them
+    // (the narrower arithmetic gives the same quotient whenever the product fits 64 bits).
+    u128 ns = 0;
+    std::uint64_t product = 0;
+    if (!__builtin_mul_overflow(diff, multiplier, &product))
+        ns = div == 1 ? product : product / div;
+    else
+        ns = u128{diff} * multiplier / div;
     constexpr auto kMax = static_cast<u128>(std::numeric_limits<model::Nanos>::max());
     if (ns > kMax)
         return before ? std::numeric_limits<model::Nanos>::min()

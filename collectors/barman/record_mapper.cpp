@@ -1,5 +1,7 @@
 #include "collectors/barman/record_mapper.hpp"
 
+#include <algorithm>
+
 #include "collectors/barman/cpu_types.hpp"
 #include "collectors/barman/record_kinds.hpp"
 
@@ -42,12 +44,14 @@ RecordMapper::RecordMapper(const Header& header, const CounterPlan& plan,
     for (CoreState& cs : cores_)
         cs.named_cookies.assign(static_cast<std::size_t>(images_.cookie_end()), false);
     for (std::size_t c = 0; c < cores_.size() && c < plan.pmu_names.size(); ++c) {
-        for (const auto& name : plan.pmu_names[c]) cores_[c].keys.push_back(counters.key(name));
-        // A store that holds everything since the PMU was programmed starts every counter at 0.
-        cores_[c].last.assign(cores_[c].keys.size(),
-                              evicted ? std::nullopt : std::optional<std::uint64_t>(0));
+        for (const auto& name : plan.pmu_names[c]) {
+            // A store that holds everything since the PMU was programmed starts every counter
+            // at 0.
+            cores_[c].slots.push_back(Slot{0, counters.key(name).value_or(0), !evicted});
+        }
     }
-    for (const auto& name : plan.series_names) series_keys_.push_back(counters.key(name));
+    for (const auto& name : plan.series_names)
+        series_keys_.push_back(counters.key(name).value_or(0));
     if (!plan.activity.empty()) activity_key_ = counters.key(plan.activity);
 }
 
@@ -137,18 +141,28 @@ bool RecordMapper::map_sample(const SampleRecord& s, std::uint64_t file_offset, 
     const auto core = static_cast<std::int32_t>(s.header.core);
     bool mapped = false;
     if (CoreState* cs = core_state(s.header.core)) {
+        // Room for every value at once, then written through a pointer: a push_back per value
+        // stores the vector's end each time and checks its capacity.
         std::vector<model::Sample>& samples = out.incoming_samples();
-        for (std::size_t i = 0; i < s.pmu.size() && i < cs->keys.size(); ++i) {
+        const std::size_t n = std::min(s.pmu.size(), cs->slots.size());
+        const std::size_t at = samples.size();
+        samples.resize(at + n);
+        model::Sample* const first = samples.data() + at;
+        model::Sample* w = first;
+        for (std::size_t i = 0; i < n; ++i) {
             const std::uint64_t value = s.pmu[i];
-            const auto last = cs->last[i];
-            cs->last[i] = value;
-            if (!last || !cs->keys[i]) continue;
+            Slot& slot = cs->slots[i];
+            const std::uint64_t last = slot.last;
+            const bool had = slot.has_last;
+            slot.last = value;
+            slot.has_last = true;
+            if (!had || slot.key == 0) continue;
             // A lower read means the counter was reset: it counted `value` since then.
-            const std::uint64_t delta = value >= *last ? value - *last : value;
-            samples.push_back(
-                model::Sample{ts, static_cast<std::int64_t>(delta), core, *cs->keys[i], -1, 0});
-            mapped = true;
+            const std::uint64_t delta = value >= last ? value - last : value;
+            *w++ = model::Sample{ts, static_cast<std::int64_t>(delta), core, slot.key, -1, 0};
         }
+        samples.resize(at + static_cast<std::size_t>(w - first));
+        mapped = w != first;
     }
     if (s.pc) mapped = map_pc(ts, s.header.core, s.task, *s.pc, out) || mapped;
     for (const CustomValue& v : s.custom) {
@@ -167,10 +181,10 @@ bool RecordMapper::map_sample(const SampleRecord& s, std::uint64_t file_offset, 
 
 bool RecordMapper::map_custom(model::Nanos ts, std::uint32_t core, std::uint32_t series,
                               std::uint64_t value, EventOrder& out) const {
-    if (series >= series_keys_.size() || !series_keys_[series]) return false;
+    if (series >= series_keys_.size() || series_keys_[series] == 0) return false;
     out.incoming_samples().push_back(model::Sample{ts, static_cast<std::int64_t>(value),
                                                    static_cast<std::int32_t>(core),
-                                                   *series_keys_[series], -1, 0});
+                                                   series_keys_[series], -1, 0});
     return true;
 }
 

@@ -54,14 +54,26 @@ class RecordMapper {
     // `report`.
     void map(const RecordRef& record, std::uint64_t file_offset, EventOrder& out,
              ingest::IngestReport& report, ingest::KindTally& tally);
+    // The same for a sample (RecordParser::parse_sample()), but for the tally: returns whether
+    // it is mapped (else skipped), so that the caller counts it with one lookup of its kind.
+    bool map(const SampleRecord& sample, std::uint64_t file_offset, EventOrder& out,
+             ingest::IngestReport& report) {
+        return map_sample(sample, file_offset, out, report);
+    }
     // The timeline timestamp of the last record mapped.
     [[nodiscard]] model::Nanos last_ts() const { return last_ts_; }
 
   private:
+    // One PMU counter of a core. Plain fields rather than optionals: every value of every
+    // sample reads and writes its slot.
+    struct Slot {
+        std::uint64_t last = 0;     // previous read, if has_last
+        model::CounterKey key = 0;  // 0: not in the capture (keys are > 2)
+        bool has_last = false;
+    };
     struct CoreState {
-        std::vector<std::optional<model::CounterKey>> keys;  // per PMU slot
-        std::vector<std::optional<std::uint64_t>> last;      // previous read per slot
-        std::uint32_t task = 0;                              // from the last task switch
+        std::vector<Slot> slots;          // per PMU slot
+        std::uint32_t task = 0;           // from the last task switch
         std::vector<bool> named_cookies;  // by cookie: named on this core (a lookup per PC)
     };
 
@@ -85,7 +97,7 @@ class RecordMapper {
     ImageMap images_;
     SeriesResolver resolver_;
     std::vector<CoreState> cores_;
-    std::vector<std::optional<model::CounterKey>> series_keys_;
+    std::vector<model::CounterKey> series_keys_;  // 0: not in the capture
     std::optional<model::CounterKey> activity_key_;
 };
 

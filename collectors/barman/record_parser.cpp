@@ -34,7 +34,7 @@ Result<RecordRef> failed(wire::ByteReader& r, std::string message, std::string_v
 
 // Types 1 and 2 (2 adds the PC). The record is reused from block to block so that its value
 // vectors keep their capacity.
-[[gnu::always_inline]] inline Result<RecordRef> parse_sample(
+[[gnu::always_inline]] inline Result<RecordRef> parse_checked_sample(
     wire::ByteReader& r, const RecordHeader& h, const RecordLayout& layout, bool configured,
     std::uint32_t pmu_values, SampleRecord& s) {
     s.header = h;
@@ -147,10 +147,27 @@ std::optional<RecordRef> RecordParser::parse_fast(std::span<const std::uint8_t> 
         if (c.counter >= series_) return std::nullopt;
         return RecordRef{c};
     }
-    if ((h.type != 1 && h.type != 2) || !configured_[h.core]) return std::nullopt;
+    if (const SampleRecord* s = parse_sample(data)) return RecordRef{s};
+    return std::nullopt;
+}
+
+const SampleRecord* RecordParser::parse_sample(std::span<const std::uint8_t> data) {
+    if (data.size() < RecordLayout::kHeaderSize) return nullptr;
+    const wire::Endian e = layout_.abi.endian;
+    const std::uint8_t* const d = data.data();
+    const RecordHeader h{wire::load_u32(d, e), wire::load_u32(d + 4, e), wire::load_u64(d + 8, e)};
+    if ((h.type != 1 && h.type != 2) || h.core >= counters_per_core_.size() || !configured_[h.core])
+        return nullptr;
+    std::size_t at = RecordLayout::kHeaderSize;
+    std::optional<std::uint32_t> task;
+    if (layout_.task_ids) {
+        if (data.size() < at + 4) return nullptr;
+        task = wire::load_u32(d + at, e);
+        at += 4;
+    }
     std::uint64_t custom = 0;
     if (layout_.custom_counters) {
-        if (data.size() < at + 4) return std::nullopt;
+        if (data.size() < at + 4) return nullptr;
         custom = wire::load_u32(d + at, e);
         at += 4;
     }
@@ -158,7 +175,7 @@ std::optional<RecordRef> RecordParser::parse_fast(std::span<const std::uint8_t> 
     const std::uint32_t pmu = counters_per_core_[h.core];
     if (data.size() - at <
         pc_size + std::uint64_t{pmu} * 8 + custom * RecordLayout::kCustomValueSize)
-        return std::nullopt;
+        return nullptr;
     SampleRecord& s = sample_;
     s.header = h;
     s.task = task;
@@ -173,7 +190,7 @@ std::optional<RecordRef> RecordParser::parse_fast(std::span<const std::uint8_t> 
         v.value = wire::load_u64(d + at + 4, e);
         at += RecordLayout::kCustomValueSize;
     }
-    return RecordRef{&s};
+    return &s;
 }
 
 Result<RecordRef> RecordParser::parse(std::span<const std::uint8_t> data,
@@ -212,8 +229,8 @@ Result<RecordRef> RecordParser::parse_body(wire::ByteReader& r, const RecordHead
     switch (h.type) {
         case 1:
         case 2:
-            return parse_sample(r, h, layout_, configured_[h.core], counters_per_core_[h.core],
-                                sample_);
+            return parse_checked_sample(r, h, layout_, configured_[h.core],
+                                        counters_per_core_[h.core], sample_);
         case 3: {
             TaskSwitchRecord t{h, r.u32("task_id"), r.u8("reason")};
             if (!r.ok()) return r.take_error();

@@ -93,6 +93,11 @@ class RecordParser {
     // Parses one record block's data; `file_offset` is that of data[0]. Errors name the
     // offset, the record kind and the field.
     Result<RecordRef> parse(std::span<const std::uint8_t> data, std::uint64_t file_offset);
+    // The record when it is a whole, valid sample (types 1 and 2, most of a store's records),
+    // read with one bounds check; nullptr for anything else, for parse() to read and report.
+    // For the record loop: a sample needs no variant, nor a Result around it. Valid until the
+    // next call of this or parse().
+    const SampleRecord* parse_sample(std::span<const std::uint8_t> data);
 
   private:
     Result<RecordRef> parse_body(wire::ByteReader& r, const RecordHeader& header);

@@ -17,16 +17,25 @@ SeriesResolver::SeriesResolver(const Header& header)
         if (recorded_by_index_.size() <= index) recorded_by_index_.resize(index + 1);
         recorded_by_index_[index].push_back(s);
     }
+    for (std::uint32_t i = 0; i < recorded_by_index_.size(); ++i) {
+        on_core0_.push_back(match(i, true));
+        on_other_cores_.push_back(match(i, false));
+    }
 }
 
 SeriesResolver::Resolved SeriesResolver::resolve(std::uint32_t counter, std::uint32_t core) const {
-    // Called for every custom counter record: the candidates are counted, not collected.
+    if (counter < on_core0_.size())
+        return core == 0 ? on_core0_[counter] : on_other_cores_[counter];
+    return match(counter, core == 0);
+}
+
+SeriesResolver::Resolved SeriesResolver::match(std::uint32_t counter, bool core0) const {
     std::size_t candidates = 0;
     std::uint32_t first = 0;
     bool global = false;
     if (counter < recorded_by_index_.size()) {
         for (const std::uint32_t s : recorded_by_index_[counter]) {
-            if (!per_cpu_[s] && core != 0) continue;
+            if (!per_cpu_[s] && !core0) continue;
             if (candidates++ == 0) first = s;
             global = global || s == counter;
         }

@@ -30,9 +30,15 @@ class SeriesResolver {
     [[nodiscard]] Resolved resolve(std::uint32_t counter, std::uint32_t core) const;
 
   private:
+    [[nodiscard]] Resolved match(std::uint32_t counter, bool core0) const;
+
     std::vector<std::vector<std::uint32_t>> recorded_by_index_;  // in-chart index -> series
     std::vector<bool> per_cpu_;                                  // per series: its chart's flag
     std::uint32_t series_ = 0;
+    // match() for each in-chart index, on core 0 and on other cores (the only thing the core
+    // changes): resolve() runs for every custom counter record, the match once per index.
+    std::vector<Resolved> on_core0_;
+    std::vector<Resolved> on_other_cores_;
 };
 
 }  // namespace apcgate::collectors::barman

@@ -45,7 +45,14 @@ inline std::uint8_t* put(std::int64_t v, std::uint8_t* p) {
 // What write_backtrace() writes for the one-frame Backtrace a PC sample stands for, without its
 // general frame loop: one frame always fits an empty frame (cap >= kMinFrameBytes).
 void Encoder::Impl::write_pc(const model::Sample& s) {
-    OpenFrame& f = cored(FrameType::Backtrace, s.core);
+    // The core's Backtrace frame straight from its slot once it exists (cored() searches the
+    // frame types first, once for every PC sample).
+    constexpr std::size_t kBacktraceSlot = 2;
+    static_assert(kCoredTypes[kBacktraceSlot] == FrameType::Backtrace);
+    std::vector<OpenFrame>& frames = dense[kBacktraceSlot];
+    OpenFrame& f = s.core >= 0 && static_cast<std::size_t>(s.core) < frames.size()
+                       ? frames[static_cast<std::size_t>(s.core)]
+                       : cored(FrameType::Backtrace, s.core);
     // The seed reserves cookie 1 for End of Message: written as -1 and counted (as there).
     if (s.cookie == 1) ++enc->stats_.counts[EncoderStat::TruncatedBacktraces];
     const std::int32_t cookie = s.cookie == 1 ? -1 : s.cookie;

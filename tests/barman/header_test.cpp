@@ -281,6 +281,33 @@ TEST(BarmanHeader, ClockTurnsTicksIntoNanoseconds) {
     EXPECT_EQ(huge.to_ns(UINT64_MAX), INT64_MAX);  // saturates instead of wrapping
 }
 
+TEST(BarmanHeader, ClockGivesTheSameNanosecondsEitherSideOfA64BitProduct) {
+    // to_ns() multiplies and divides in 64 bits while the product fits, in 128 otherwise: the
+    // quotient must not change where one gives way to the other.
+    __extension__ typedef unsigned __int128 u128;
+    for (const std::uint64_t divisor : {std::uint64_t{0}, std::uint64_t{1}, std::uint64_t{7},
+                                        std::uint64_t{19'200'000}, UINT64_MAX}) {
+        for (const std::uint64_t multiplier :
+             {std::uint64_t{1}, std::uint64_t{3}, std::uint64_t{1'000'000'000}}) {
+            const ClockInfo clock{5, multiplier, divisor, 0};
+            const std::uint64_t edge = UINT64_MAX / multiplier;  // the last diff whose product fits
+            for (const std::uint64_t diff :
+                 {std::uint64_t{0}, std::uint64_t{1}, edge - 1, edge, edge + 1, UINT64_MAX - 5}) {
+                if (diff > UINT64_MAX - 5) continue;
+                const u128 ns = u128{diff} * multiplier / (divisor == 0 ? 1 : divisor);
+                const model::Nanos want =
+                    ns > static_cast<u128>(INT64_MAX) ? INT64_MAX : static_cast<model::Nanos>(ns);
+                EXPECT_EQ(clock.to_ns(5 + diff), want)
+                    << diff << " * " << multiplier << " / " << divisor;
+                if (diff <= 5) {
+                    EXPECT_EQ(clock.to_ns(5 - diff), want == 0 ? 0 : -want)
+                        << "before the base: " << diff;
+                }
+            }
+        }
+    }
+}
+
 TEST(BarmanHeader, LoadReadsOnlyTheHeaderItNeeds) {
     auto loaded = BarmanSource::load(kDir + "barman64le_circular_nowrap.raw");
     ASSERT_TRUE(loaded) << loaded.error().to_string();

@@ -5,6 +5,9 @@
 
 #include <gtest/gtest.h>
 
+#include <tuple>
+#include <utility>
+
 #include "collectors/barman/barman_source.hpp"
 #include "store_builder.hpp"
 #include "tests/ingest/source_runner.hpp"
@@ -277,6 +280,82 @@ TEST(BarmanRecords, InconsistentLinearOffsetsAreClampedAndReported) {
     ASSERT_EQ(loaded->store_problems.size(), 1U);
     EXPECT_EQ(loaded->store_problems[0].field, "write_offset");
     EXPECT_EQ(loaded->geometry.data_length, 64U);
+}
+
+// Where each block is, for comparing splits: file offset, length, padding.
+using Split = std::vector<std::tuple<std::uint64_t, std::uint64_t, bool>>;
+
+Split split(const BarmanSource::Loaded& loaded, std::size_t chunk, std::optional<Error>& stop) {
+    BlockReader reader(loaded.file, loaded.geometry, loaded.header.preamble.abi, chunk);
+    Split s;
+    Block b;
+    while (reader.next(b) == BlockReader::Step::Block)
+        s.emplace_back(b.file_offset, b.length, b.padding);
+    stop = reader.error();
+    return s;
+}
+
+TEST(BarmanRecords, BlocksAreTheSameWhateverTheWindowHolds) {
+    // The tokenizer splits a block the window holds inline and leaves every other case (a block
+    // cut by the window's end, the wrap point, the end of the data) to its checked path: every
+    // window size, down to one byte, must give the blocks one window for everything gives.
+    for (const bool circular : {false, true}) {
+        StoreBuilder b = builder();
+        for (std::uint64_t i = 0; i < 40; ++i) {
+            b.sample(0, 10 * i, 1, std::nullopt, {i, 2 * i, 3 * i});
+            b.annotation(0, 10 * i + 1, 1, 0, 1, 0, 0, std::string(i % 7, 'x'));
+            b.halt(0, 10 * i + 2, i % 2 == 0);
+        }
+        const auto file = circular ? b.circular(1000) : b.linear(8192);
+        auto loaded = BarmanSource::load(write_temp("windows.raw", file));
+        ASSERT_TRUE(loaded) << loaded.error().to_string();
+        std::optional<Error> whole_stop;
+        const Split whole = split(*loaded, 1u << 20, whole_stop);
+        ASSERT_FALSE(whole_stop) << whole_stop->to_string();
+        ASSERT_GT(whole.size(), 10U);
+        std::vector<std::pair<bool, std::uint64_t>> expected;  // padding, length
+        for (const auto& [offset, length, padding] : whole) expected.emplace_back(padding, length);
+        for (std::size_t chunk = 1; chunk <= 200; ++chunk) {
+            std::optional<Error> stop;
+            EXPECT_EQ(split(*loaded, chunk, stop), whole) << "chunk " << chunk;
+            EXPECT_FALSE(stop) << "chunk " << chunk;
+            // scan() (the survey's pass) gives the same blocks, in its loop and through next().
+            BlockReader reader(loaded->file, loaded->geometry, loaded->header.preamble.abi, chunk);
+            std::vector<std::pair<bool, std::uint64_t>> scanned;
+            const auto end = reader.scan([&](bool padding, std::span<const std::uint8_t> data) {
+                scanned.emplace_back(padding, data.size());
+            });
+            EXPECT_EQ(end, BlockReader::Step::End) << "chunk " << chunk;
+            EXPECT_EQ(scanned, expected) << "chunk " << chunk;
+        }
+    }
+}
+
+TEST(BarmanRecords, BlockLengthPastTheDataStopsAtTheSameBlockWhateverTheWindow) {
+    StoreBuilder b = builder();
+    for (std::uint64_t i = 0; i < 8; ++i) b.sample(0, i, 1, std::nullopt, {1, 2, 3});
+    auto file = b.linear(1024);
+    auto loaded = BarmanSource::load(write_temp("cut.raw", file));
+    ASSERT_TRUE(loaded);
+    // The fifth block's length (blocks are 8 + 48 bytes) runs past the data.
+    const std::size_t fifth = loaded->header.store.record_area + std::size_t{4} * 56;
+    file[fifth + 1] = 0x7f;
+    loaded = BarmanSource::load(write_temp("cut.raw", file));
+    ASSERT_TRUE(loaded);
+    for (const std::size_t chunk :
+         {std::size_t{1}, std::size_t{7}, std::size_t{56}, std::size_t{57}, std::size_t{1} << 20}) {
+        std::optional<Error> stop;
+        EXPECT_EQ(split(*loaded, chunk, stop).size(), 4U) << "chunk " << chunk;
+        ASSERT_TRUE(stop) << "chunk " << chunk;
+        EXPECT_EQ(stop->offset, fifth);
+        BlockReader reader(loaded->file, loaded->geometry, loaded->header.preamble.abi, chunk);
+        std::size_t scanned = 0;
+        EXPECT_EQ(reader.scan([&](bool, std::span<const std::uint8_t>) { ++scanned; }),
+                  BlockReader::Step::Stopped);
+        EXPECT_EQ(scanned, 4U) << "chunk " << chunk;
+        ASSERT_TRUE(reader.error());
+        EXPECT_EQ(reader.error()->offset, fifth);
+    }
 }
 
 }  // namespace

@@ -193,7 +193,9 @@ TEST(FxtOrderBuffer, AddGivesWhatPushAndReleaseGive) {
     EXPECT_TRUE(buffer.empty());
     EXPECT_EQ(buffer.floor(), 90);
     for (std::size_t i = 1; i < out.size(); ++i) {
-        if (out[i - 1].ts == out[i].ts) EXPECT_LT(out[i - 1].seq, out[i].seq);  // file order
+        if (out[i - 1].ts == out[i].ts) {
+            EXPECT_LT(out[i - 1].seq, out[i].seq);  // file order
+        }
     }
 }
 

@@ -1,23 +1,17 @@
 // The texts a Perf-type capture carries beside the ring-buffer records, read from this system:
-// a process's /proc/PID/maps and /proc/kallsyms, each whole. A Streamline reading the capture
-// resolves addresses from them, as it does gatord's. (Tracepoint formats are the tracefs files
-// kept by the probe: TracepointInfo::format_text.)
+// a process's /proc/PID/maps here, and /proc/kallsyms (MappedText), each whole. A Streamline
+// reading the capture resolves addresses from them, as it does gatord's. (Tracepoint formats are
+// the tracefs files kept by the probe: TracepointInfo::format_text.)
 #pragma once
 
 #include <cstdint>
 #include <filesystem>
 #include <string>
 #include <string_view>
-#include <vector>
 
 namespace apcgate::collectors::perf {
 
 // A /proc file's whole text ("" when it cannot be read: a process that exited meanwhile).
 std::string read_proc_text(const std::filesystem::path& proc_root, std::string_view relative);
-
-// The same in pieces of at most 64 KiB, as read: a large text (/proc/kallsyms, 5 MB or more)
-// never needs a string that grows by doubling, nor a second copy of itself beside its frame.
-std::vector<std::string> read_proc_pieces(const std::filesystem::path& proc_root,
-                                          std::string_view relative);
 
 }  // namespace apcgate::collectors::perf

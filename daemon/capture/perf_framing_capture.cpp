@@ -1,11 +1,11 @@
 #include "daemon/capture/perf_framing_capture.hpp"
 
-#include <malloc.h>
 #include <spdlog/spdlog.h>
 #include <sys/resource.h>
 #include <sys/utsname.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstring>
 #include <ctime>
 #include <set>
@@ -13,6 +13,7 @@
 #include "collectors/perf/capture_plan.hpp"
 #include "collectors/perf/forwarded_texts.hpp"
 #include "collectors/perf/kernel_build_id.hpp"
+#include "collectors/perf/mapped_text.hpp"
 #include "collectors/perf/perf_source.hpp"
 #include "collectors/perf/proc_reader.hpp"
 #include "protocol/model/timeline_clock.hpp"
@@ -77,7 +78,7 @@ std::int64_t PerfFramingCapture::now() const {
     return model::timeline_clock_ns() - base_;
 }
 
-void PerfFramingCapture::frame(const std::vector<std::uint8_t>& body) {
+void PerfFramingCapture::frame(std::span<const std::uint8_t> body) {
     sink_.frame(body);
     ++totals_[PerfFramingStat::Frames];
     totals_[PerfFramingStat::Bytes] += body.size();
@@ -242,23 +243,18 @@ void PerfFramingCapture::send_maps(const std::filesystem::path& proc_root,
 }
 
 void PerfFramingCapture::send_kallsyms(const std::filesystem::path& proc_root) {
-    // /proc/kallsyms is 5 MB or more, sent once: its frame is built in a buffer of its own,
-    // sized once and freed when sent. Built in body_, which keeps its capacity for the frames
-    // to come, it held 10.8 MB for the whole capture (the Perf framing's 20 MB against the
-    // gator framing's 10).
-    std::vector<std::string> pieces = pf::read_proc_pieces(proc_root, "kallsyms");
-    std::size_t total = 0;
-    for (const auto& p : pieces) total += p.size();
-    if (total == 0) return;
-    std::vector<std::uint8_t> body;
-    body.reserve(total + 16);  // the message's code and the closing NUL
-    fr::AttrsFrameWriter(body).kallsyms(pieces);
-    pieces = {};
-    frame(body);
-    body = {};
-    // The pieces came from the heap, among longer-lived blocks, so freeing them did not shrink
-    // it: give their pages back now rather than keep 5 MB for the rest of the capture.
-    ::malloc_trim(0);
+    // /proc/kallsyms is 5 MB or more, sent once. Read into a mapping of its own with room for
+    // the message's head before it and its NUL after, it is sent from there and unmapped: one
+    // copy resident, for as long as it takes to send. (Built in body_, which keeps its capacity
+    // for the frames to come, it held 10.8 MB for the whole capture; read into pieces and then
+    // a frame, 10.8 MB at once.)
+    std::vector<std::uint8_t> head;
+    fr::AttrsFrameWriter(head).kallsyms_head();
+    pf::MappedText text = pf::MappedText::read(proc_root, "kallsyms", head.size(), 1);
+    if (text.size() == 0) return;
+    std::copy(head.begin(), head.end(), text.room_before().begin());
+    text.room_after()[0] = 0;
+    frame(text.around(head.size(), 1));
 }
 
 void PerfFramingCapture::start_counter_sources(CollectorSet& collectors,

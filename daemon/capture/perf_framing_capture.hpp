@@ -17,6 +17,7 @@
 #include <cstdint>
 #include <filesystem>
 #include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -84,7 +85,7 @@ class PerfFramingCapture {
     void send_kallsyms(const std::filesystem::path& proc_root);
     // /proc and /sys counters and annotations: the sources this framing polls itself.
     void start_counter_sources(CollectorSet& collectors, const collectors::CaptureContext& ctx);
-    void frame(const std::vector<std::uint8_t>& body);
+    void frame(std::span<const std::uint8_t> body);
     void forward_ring(collectors::perf::ForwardedEvents::Cpu& cpu);
     void forward_source_events(std::vector<model::Event>& events);
     [[nodiscard]] std::int64_t now() const;

@@ -79,14 +79,12 @@ void AttrsFrameWriter::online_cpu(std::int64_t time, std::int32_t cpu) {
 }
 
 void AttrsFrameWriter::kallsyms(std::string_view text) {
-    w_.packed32(static_cast<std::int32_t>(AttrsCode::Kallsyms));
+    kallsyms_head();
     cstr(text);
 }
 
-void AttrsFrameWriter::kallsyms(std::span<const std::string> pieces) {
+void AttrsFrameWriter::kallsyms_head() {
     w_.packed32(static_cast<std::int32_t>(AttrsCode::Kallsyms));
-    for (const std::string& p : pieces) w_.raw(p);
-    w_.u8(0);
 }
 
 void AttrsFrameWriter::kernel_build_id(std::span<const std::uint8_t> id) {

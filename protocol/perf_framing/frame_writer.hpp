@@ -5,7 +5,6 @@
 
 #include <cstdint>
 #include <span>
-#include <string>
 #include <string_view>
 #include <utility>
 #include <vector>
@@ -32,8 +31,9 @@ class AttrsFrameWriter {
     void comm(std::int32_t pid, std::int32_t tid, std::string_view image, std::string_view comm);
     void online_cpu(std::int64_t time, std::int32_t cpu);
     void kallsyms(std::string_view text);
-    // The same message from the text in pieces, as read (the whole text is never in one string).
-    void kallsyms(std::span<const std::string> pieces);
+    // What kallsyms(text) writes before the text; after it comes one 0 byte. For a text too
+    // large to copy (5 MB or more), read into place with room for this around it.
+    void kallsyms_head();
     void kernel_build_id(std::span<const std::uint8_t> id);
 
   private:

@@ -12,37 +12,33 @@
 #include <span>
 #include <string_view>
 
+#include "protocol/wire/unique_mapping.hpp"
+
 namespace apcgate::collectors::perf {
 
 class MappedText {
   public:
-    MappedText() = default;
-    MappedText(MappedText&& o) noexcept;
-    MappedText& operator=(MappedText&& o) noexcept;
-    MappedText(const MappedText&) = delete;
-    MappedText& operator=(const MappedText&) = delete;
-    ~MappedText();
-
     // The file's text with `before` and `after` bytes of room around it; empty when the file
     // cannot be read (or the memory cannot be had). A read error part way keeps what was read.
     static MappedText read(const std::filesystem::path& proc_root, std::string_view relative,
                            std::size_t before, std::size_t after);
 
     [[nodiscard]] std::size_t size() const { return size_; }
-    [[nodiscard]] std::span<const std::uint8_t> bytes() const { return {base_ + before_, size_}; }
+    [[nodiscard]] std::span<const std::uint8_t> bytes() const {
+        return {mapping_.bytes() + before_, size_};
+    }
     // The room before the text (its last bytes touch the text) and after it.
-    [[nodiscard]] std::span<std::uint8_t> room_before() { return {base_, before_}; }
-    [[nodiscard]] std::span<std::uint8_t> room_after() { return {base_ + before_ + size_, after_}; }
+    [[nodiscard]] std::span<std::uint8_t> room_before() { return {mapping_.bytes(), before_}; }
+    [[nodiscard]] std::span<std::uint8_t> room_after() {
+        return {mapping_.bytes() + before_ + size_, after_};
+    }
     // `n` bytes before the text, the text and `m` bytes after it, as one span.
     [[nodiscard]] std::span<const std::uint8_t> around(std::size_t n, std::size_t m) const {
-        return {base_ + before_ - n, n + size_ + m};
+        return {mapping_.bytes() + before_ - n, n + size_ + m};
     }
 
   private:
-    void release();
-
-    std::uint8_t* base_ = nullptr;
-    std::size_t mapped_ = 0;
+    wire::UniqueMapping mapping_;
     std::size_t before_ = 0, size_ = 0, after_ = 0;
 };
 

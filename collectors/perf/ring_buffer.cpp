@@ -60,8 +60,8 @@ Result<PerfRing> PerfRing::map(int fd, std::size_t data_bytes) {
         return Error::at(ErrorKind::Usage,
                          "ring size " + std::to_string(data_bytes) + " is not 2^n pages");
     PerfRing r;
-    r.map_bytes_ = page + data_bytes;
-    void* p = ::mmap(nullptr, r.map_bytes_, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    const std::size_t map_bytes = page + data_bytes;
+    void* p = ::mmap(nullptr, map_bytes, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
     if (p == MAP_FAILED) {
         const int err = errno;
         std::string msg = "mmap of the perf ring (" + std::to_string(data_bytes / 1024) +
@@ -70,42 +70,18 @@ Result<PerfRing> PerfRing::map(int fd, std::size_t data_bytes) {
             msg += " (over the locked-memory limit: kernel.perf_event_mlock_kb / ulimit -l)";
         return Error::at(ErrorKind::Io, std::move(msg));
     }
-    r.base_ = p;
+    r.mapping_ = wire::UniqueMapping(p, map_bytes);
     r.data_bytes_ = data_bytes;
     return r;
 }
 
-PerfRing::PerfRing(PerfRing&& o) noexcept
-    : base_(std::exchange(o.base_, nullptr)),
-      map_bytes_(std::exchange(o.map_bytes_, 0)),
-      data_bytes_(std::exchange(o.data_bytes_, 0)) {}
-
-PerfRing& PerfRing::operator=(PerfRing&& o) noexcept {
-    if (this != &o) {
-        unmap();
-        base_ = std::exchange(o.base_, nullptr);
-        map_bytes_ = std::exchange(o.map_bytes_, 0);
-        data_bytes_ = std::exchange(o.data_bytes_, 0);
-    }
-    return *this;
-}
-
-PerfRing::~PerfRing() {
-    unmap();
-}
-
-void PerfRing::unmap() {
-    if (base_ != nullptr) ::munmap(base_, map_bytes_);
-    base_ = nullptr;
-}
-
 Result<PerfRing::Drained> PerfRing::drain(std::vector<std::uint8_t>& out, std::size_t max_bytes) {
-    if (base_ == nullptr) return Drained{};
-    auto* page = static_cast<perf_event_mmap_page*>(base_);
+    if (!mapping_.valid()) return Drained{};
+    auto* page = static_cast<perf_event_mmap_page*>(mapping_.get());
     // Acquire pairs with the kernel's release of data_head: the bytes before it are complete.
     const std::uint64_t head = __atomic_load_n(&page->data_head, __ATOMIC_ACQUIRE);
     const std::uint64_t tail = page->data_tail;
-    const auto* data = static_cast<const std::uint8_t*>(base_) + (map_bytes_ - data_bytes_);
+    const std::uint8_t* data = mapping_.bytes() + (mapping_.size() - data_bytes_);
     const std::span<const std::uint8_t> area{data, data_bytes_};
     // A head that is not within one ring of the tail is copy_ring's error to report, whole.
     const std::uint64_t end = head >= tail && head - tail <= data_bytes_

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "protocol/wire/result.hpp"
+#include "protocol/wire/unique_mapping.hpp"
 
 namespace apcgate::collectors::perf {
 
@@ -31,14 +32,8 @@ std::uint64_t whole_records_end(std::span<const std::uint8_t> data, std::uint64_
 
 class PerfRing {
   public:
-    PerfRing() = default;
     // Maps the ring of `fd` with `data_bytes` (a power-of-two number of pages) of data area.
     static Result<PerfRing> map(int fd, std::size_t data_bytes);
-    PerfRing(PerfRing&& o) noexcept;
-    PerfRing& operator=(PerfRing&& o) noexcept;
-    PerfRing(const PerfRing&) = delete;
-    PerfRing& operator=(const PerfRing&) = delete;
-    ~PerfRing();
 
     struct Drained {
         std::uint64_t position = 0;  // stream position of the first byte appended
@@ -49,14 +44,11 @@ class PerfRing {
     // whole_records_end), to `out` and releases that space to the kernel.
     Result<Drained> drain(std::vector<std::uint8_t>& out,
                           std::size_t max_bytes = static_cast<std::size_t>(-1));
-    [[nodiscard]] bool mapped() const { return base_ != nullptr; }
+    [[nodiscard]] bool mapped() const { return mapping_.valid(); }
     [[nodiscard]] std::size_t data_bytes() const { return data_bytes_; }
 
   private:
-    void unmap();
-
-    void* base_ = nullptr;
-    std::size_t map_bytes_ = 0;
+    wire::UniqueMapping mapping_;  // the control page, then the data area
     std::size_t data_bytes_ = 0;
 };
 

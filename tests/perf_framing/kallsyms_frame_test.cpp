@@ -64,7 +64,7 @@ TEST_F(FakeProc, AMissingOrEmptyFileGivesNothing) {
 }
 
 TEST_F(FakeProc, TheKallsymsMessageBuiltAroundTheTextIsTheMessageFromTheWholeText) {
-    const std::string text = symbols(150 * 1024);
+    const std::string text = symbols(std::size_t{150} * 1024);
     write("kallsyms", text);
     std::vector<std::uint8_t> whole, head;
     AttrsFrameWriter(whole).kallsyms(std::string_view(text));

@@ -36,8 +36,9 @@ TEST(UniqueMapping, GrowsKeepingItsBytesAndIsUnmappedOnceByItsLastOwner) {
         EXPECT_TRUE(mapped(at));
     }
     EXPECT_FALSE(mapped(at)) << "the last owner unmapped it";
-    owner.reset();  // an empty owner's reset does nothing
-    EXPECT_FALSE(owner.valid());
+    UniqueMapping empty;
+    empty.reset();  // an empty owner's reset does nothing
+    EXPECT_FALSE(empty.valid());
 }
 
 }  // namespace

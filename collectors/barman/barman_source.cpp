@@ -241,13 +241,20 @@ PollResult BarmanSource::poll(model::Nanos /*now*/, std::vector<model::Event>& o
             report_.bad_record(oversized_block(block));
             continue;
         }
-        // Samples, most of the records, without the variant: parse() reads the others, and
-        // any sample parse_sample() does not take (to report what is wrong with it).
+        // Samples and custom counter values, most of the records, without the variant: parse()
+        // reads the others, and any record these do not take (to report what is wrong with it).
         if (const SampleRecord* sample = c.parser.parse_sample(block.data)) {
             ingest::RecordStats& counts = c.tally.stats(kind::of_type(sample->header.type));
             ++counts.read;
             ++(c.mapper.map(*sample, block.file_offset, c.order, report_) ? counts.mapped
                                                                           : counts.skipped);
+            c.order.add_record(c.mapper.last_ts());
+            continue;
+        }
+        if (const CustomCounterRecord* value = c.parser.parse_custom_value(block.data)) {
+            ingest::RecordStats& counts = c.tally.stats(kind::of_type(value->header.type));
+            ++counts.read;
+            ++(c.mapper.map(*value, c.order, report_) ? counts.mapped : counts.skipped);
             c.order.add_record(c.mapper.last_ts());
             continue;
         }

@@ -109,13 +109,7 @@ void RecordMapper::map(const RecordRef& record, std::uint64_t file_offset, Event
                         mapped = true;
                     }
                 } else if constexpr (std::is_same_v<T, CustomCounterRecord>) {
-                    const auto series = resolver_.resolve(r.counter, r.header.core);
-                    if (series.ambiguous) {
-                        report.read(kind::kAmbiguousSeries);
-                        report.mapped(kind::kAmbiguousSeries);
-                    }
-                    mapped = series.series &&
-                             map_custom(ts, r.header.core, *series.series, r.value, order);
+                    mapped = map_custom_counter(ts, r, order, report);
                 } else if constexpr (std::is_same_v<T, AnnotationRecord>) {
                     mapped = map_annotation(ts, r, out);
                 } else if constexpr (std::is_same_v<T, HaltRecord>) {
@@ -133,6 +127,21 @@ void RecordMapper::map(const RecordRef& record, std::uint64_t file_offset, Event
                 tally.skipped(kind);
         },
         record);
+}
+
+bool RecordMapper::map(const CustomCounterRecord& record, EventOrder& out,
+                       ingest::IngestReport& report) {
+    return map_custom_counter(timeline(record.header.timestamp), record, out, report);
+}
+
+bool RecordMapper::map_custom_counter(model::Nanos ts, const CustomCounterRecord& r,
+                                      EventOrder& out, ingest::IngestReport& report) {
+    const auto series = resolver_.resolve(r.counter, r.header.core);
+    if (series.ambiguous) {
+        report.read(kind::kAmbiguousSeries);
+        report.mapped(kind::kAmbiguousSeries);
+    }
+    return series.series && map_custom(ts, r.header.core, *series.series, r.value, out);
 }
 
 bool RecordMapper::map_sample(const SampleRecord& s, std::uint64_t file_offset, EventOrder& out,

@@ -60,6 +60,8 @@ class RecordMapper {
              ingest::IngestReport& report) {
         return map_sample(sample, file_offset, out, report);
     }
+    // And for a custom counter value (RecordParser::parse_custom_value()).
+    bool map(const CustomCounterRecord& record, EventOrder& out, ingest::IngestReport& report);
     // The timeline timestamp of the last record mapped.
     [[nodiscard]] model::Nanos last_ts() const { return last_ts_; }
 
@@ -82,6 +84,9 @@ class RecordMapper {
     CoreState* core_state(std::uint32_t core);
     bool map_sample(const SampleRecord& s, std::uint64_t file_offset, EventOrder& out,
                     ingest::IngestReport& report);
+    // A custom counter record's value, on the series its id and core resolve to.
+    bool map_custom_counter(model::Nanos ts, const CustomCounterRecord& r, EventOrder& out,
+                            ingest::IngestReport& report);
     bool map_custom(model::Nanos ts, std::uint32_t core, std::uint32_t series, std::uint64_t value,
                     EventOrder& out) const;
     bool map_pc(model::Nanos ts, std::uint32_t core, std::optional<std::uint32_t> task,

@@ -128,27 +128,30 @@ RecordParser::RecordParser(const Header& header)
 }
 
 std::optional<RecordRef> RecordParser::parse_fast(std::span<const std::uint8_t> data) {
-    if (data.size() < RecordLayout::kHeaderSize) return std::nullopt;
+    if (const CustomCounterRecord* c = parse_custom_value(data)) return RecordRef{*c};
+    if (const SampleRecord* s = parse_sample(data)) return RecordRef{s};
+    return std::nullopt;
+}
+
+const CustomCounterRecord* RecordParser::parse_custom_value(std::span<const std::uint8_t> data) {
+    if (data.size() < RecordLayout::kHeaderSize) return nullptr;
     const wire::Endian e = layout_.abi.endian;
     const std::uint8_t* const d = data.data();
     const RecordHeader h{wire::load_u32(d, e), wire::load_u32(d + 4, e), wire::load_u64(d + 8, e)};
-    if (h.core >= counters_per_core_.size()) return std::nullopt;
+    if ((h.type != 4 && h.type != 8) || h.core >= counters_per_core_.size()) return nullptr;
     std::size_t at = RecordLayout::kHeaderSize;
-    std::optional<std::uint32_t> task;
-    if (layout_.task_ids && h.type != 8) {
-        if (data.size() < at + 4) return std::nullopt;
-        task = wire::load_u32(d + at, e);
+    CustomCounterRecord& c = custom_;
+    c.header = h;
+    c.task.reset();
+    if (layout_.task_ids && h.type != 8) {  // type 8 never has a task id
+        if (data.size() < at + 4) return nullptr;
+        c.task = wire::load_u32(d + at, e);
         at += 4;
     }
-    if (h.type == 4 || h.type == 8) {
-        if (data.size() < at + 12) return std::nullopt;
-        const CustomCounterRecord c{h, task, wire::load_u32(d + at, e),
-                                    wire::load_u64(d + at + 4, e)};
-        if (c.counter >= series_) return std::nullopt;
-        return RecordRef{c};
-    }
-    if (const SampleRecord* s = parse_sample(data)) return RecordRef{s};
-    return std::nullopt;
+    if (data.size() < at + 12) return nullptr;
+    c.counter = wire::load_u32(d + at, e);
+    c.value = wire::load_u64(d + at + 4, e);
+    return c.counter < series_ ? &c : nullptr;
 }
 
 const SampleRecord* RecordParser::parse_sample(std::span<const std::uint8_t> data) {

@@ -98,6 +98,9 @@ class RecordParser {
     // For the record loop: a sample needs no variant, nor a Result around it. Valid until the
     // next call of this or parse().
     const SampleRecord* parse_sample(std::span<const std::uint8_t> data);
+    // The same for a custom counter value (types 4 and 8, as many as samples in a store that
+    // charts its own counters): the record when it is whole and valid, else nullptr.
+    const CustomCounterRecord* parse_custom_value(std::span<const std::uint8_t> data);
 
   private:
     Result<RecordRef> parse_body(wire::ByteReader& r, const RecordHeader& header);
@@ -110,6 +113,7 @@ class RecordParser {
     std::vector<bool> configured_;
     std::uint32_t series_ = 0;
     SampleRecord sample_;
+    CustomCounterRecord custom_;
 };
 
 }  // namespace apcgate::collectors::barman

@@ -107,28 +107,41 @@ model::Nanos EventOrder::release(std::vector<model::Event>& out, bool everything
     model::SampleRun* open = nullptr;  // out.back() while samples are being added to it
     for (auto run = runs_.begin(); run != end; ++run) {
         const bool late = run->ts < watermark_;
-        if (run->samples) {
-            if (open == nullptr) {
-                std::size_t stretch = 0;
-                for (auto r = run; r != end && r->samples; ++r) stretch += r->count;
-                open = &std::get<model::SampleRun>(out.emplace_back(model::SampleRun{}));
-                open->samples.reserve(stretch);
-            }
-            const auto from = samples_.begin() + run->first;
-            open->samples.insert(open->samples.end(), from, from + run->count);
-            if (late) {
-                for (auto s = open->samples.end() - run->count; s != open->samples.end(); ++s)
-                    s->ts = watermark_;
-            }
-        } else {
+        if (late) moved_up_ += run->count;
+        if (!run->samples) {
             open = nullptr;
             for (std::uint32_t i = run->first; i < run->first + run->count; ++i) {
                 model::Event& e = pending_[i];
                 if (late) move_up(e);
                 out.push_back(std::move(e));
             }
+            continue;
         }
-        if (late) moved_up_ += run->count;
+        if (open == nullptr) {
+            std::size_t stretch = 0;
+            for (auto r = run; r != end && r->samples; ++r) stretch += r->count;
+            open = &std::get<model::SampleRun>(out.emplace_back(model::SampleRun{}));
+            open->samples.reserve(stretch);
+        }
+        if (late) {
+            const auto from = samples_.begin() + run->first;
+            open->samples.insert(open->samples.end(), from, from + run->count);
+            for (auto s = open->samples.end() - run->count; s != open->samples.end(); ++s)
+                s->ts = watermark_;
+            continue;
+        }
+        // The runs that follow it mostly lie right after it in samples_ (all of them until a
+        // sort moves one): they are copied in one go, not a record's few samples at a time.
+        std::size_t count = run->count;
+        for (auto next = run + 1; next != end && next->samples && next->ts >= watermark_ &&
+                                  next->first == run->first + run->count;
+             ++next) {
+            count += next->count;
+            run = next;
+        }
+        const auto from = samples_.begin() + static_cast<std::ptrdiff_t>(run->first + run->count) -
+                          static_cast<std::ptrdiff_t>(count);
+        open->samples.insert(open->samples.end(), from, from + static_cast<std::ptrdiff_t>(count));
     }
     if (end != runs_.begin()) watermark_ = std::max(watermark_, (end - 1)->ts);
     keep_held_back(static_cast<std::size_t>(end - runs_.begin()), sorted);

@@ -278,8 +278,7 @@ void PerfReader::drain(std::int64_t now, bool final) {
 
 void PerfReader::hand_over(std::optional<model::Nanos> watermark) {
     std::lock_guard lock(mutex_);
-    for (auto& e : produced_) queue_.push_back(std::move(e));
-    produced_.clear();
+    queue_.push(produced_);
     queued_.store(queue_.size(), std::memory_order_relaxed);
     stats_[PerfStat::HeldPeak] = std::max<std::uint64_t>(stats_[PerfStat::HeldPeak], queue_.size());
     if (watermark) watermark_ = std::max(watermark_, *watermark);
@@ -297,11 +296,7 @@ void PerfReader::seed(ProcSeed seed) {
 
 model::Nanos PerfReader::take(std::vector<model::Event>& out, std::size_t max) {
     std::lock_guard lock(mutex_);
-    std::size_t n = std::min(max, queue_.size());
-    for (std::size_t i = 0; i < n; ++i) {
-        out.push_back(std::move(queue_.front()));
-        queue_.pop_front();
-    }
+    queue_.take(out, max);
     queued_.store(queue_.size(), std::memory_order_relaxed);
     // What is still queued is no older than its first event.
     return queue_.empty() ? watermark_ : std::min(watermark_, model::timestamp_of(queue_.front()));
@@ -311,8 +306,7 @@ void PerfReader::finish(std::vector<model::Event>& out) {
     stop();
     drain(monotonic_now(), true);
     std::lock_guard lock(mutex_);
-    for (auto& e : queue_) out.push_back(std::move(e));
-    queue_.clear();
+    queue_.take_all(out);
     queued_.store(0, std::memory_order_relaxed);
 }
 

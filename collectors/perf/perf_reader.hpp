@@ -11,7 +11,6 @@
 
 #include <atomic>
 #include <cstdint>
-#include <deque>
 #include <functional>
 #include <map>
 #include <mutex>
@@ -21,6 +20,7 @@
 #include <vector>
 
 #include "collectors/ingest/ingest_report.hpp"
+#include "collectors/perf/event_batches.hpp"
 #include "collectors/perf/event_mapper.hpp"
 #include "collectors/perf/perf_fd.hpp"
 #include "collectors/perf/perf_session.hpp"
@@ -138,7 +138,7 @@ class PerfReader {
 
     // Shared with poll().
     std::mutex mutex_;
-    std::deque<model::Event> queue_;
+    EventBatches queue_;
     model::Nanos watermark_ = 0;
     std::optional<ProcSeed> seed_;
     std::atomic<std::size_t> queued_{0};

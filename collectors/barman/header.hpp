@@ -11,6 +11,7 @@
 
 #include "collectors/barman/layout.hpp"
 #include "protocol/model/event.hpp"
+#include "protocol/wire/invariant_divider.hpp"
 #include "protocol/wire/result.hpp"
 
 namespace apcgate::collectors::barman {
@@ -23,7 +24,14 @@ struct ClockInfo {
     std::uint64_t unix_base_ns = 0;  // wall-clock time of `base`, informational
 
     // Nanoseconds since `base` (negative before it), saturated to the Nanos range.
-    [[nodiscard]] model::Nanos to_ns(std::uint64_t ticks) const;
+    [[nodiscard]] model::Nanos to_ns(std::uint64_t ticks) const { return to_ns(ticks, divider()); }
+    // The same with the divisor made a multiplication once (divider()), for a caller that
+    // converts every record's time.
+    [[nodiscard]] model::Nanos to_ns(std::uint64_t ticks,
+                                     const wire::InvariantDivider& by_divisor) const;
+    [[nodiscard]] wire::InvariantDivider divider() const {
+        return wire::InvariantDivider(divisor == 0 ? 1 : divisor);
+    }
 };
 
 // a - b on the timeline, saturated (a clock may saturate to the ends of the Nanos range), and

@@ -63,7 +63,7 @@ Error header_error(ErrorKind kind, std::string message, std::uint64_t offset, st
     return e;
 }
 
-model::Nanos ClockInfo::to_ns(std::uint64_t ticks) const {
+model::Nanos ClockInfo::to_ns(std::uint64_t ticks, const wire::InvariantDivider& by_divisor) const {
     __extension__ typedef unsigned __int128 u128;
     const bool before = ticks < base;
     const std::uint64_t diff = before ? base - ticks : ticks - base;
@@ -73,7 +73,7 @@ model::Nanos ClockInfo::to_ns(std::uint64_t ticks) const {
     u128 ns = 0;
     std::uint64_t product = 0;
     if (!__builtin_mul_overflow(diff, multiplier, &product))
-        ns = div == 1 ? product : product / div;
+        ns = by_divisor.divide(product);
     else
         ns = u128{diff} * multiplier / div;
     constexpr auto kMax = static_cast<u128>(std::numeric_limits<model::Nanos>::max());

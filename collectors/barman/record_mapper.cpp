@@ -36,6 +36,7 @@ RecordMapper::RecordMapper(const Header& header, const CounterPlan& plan,
                            bool evicted)
     : header_(header),
       clock_(header.preamble.clock),
+      by_divisor_(clock_.divider()),
       zero_ns_(zero_ns),
       last_ticks_(header.preamble.clock.base),
       images_(header.mmaps),
@@ -70,7 +71,7 @@ void RecordMapper::prologue(model::Nanos ts, std::vector<model::Event>& out) con
 model::Nanos RecordMapper::timeline(std::uint64_t ticks) {
     if (ticks == UINT64_MAX) ticks = last_ticks_;
     last_ticks_ = ticks;
-    const model::Nanos ns = clock_.to_ns(ticks);
+    const model::Nanos ns = clock_.to_ns(ticks, by_divisor_);
     // Both are in this input's domain; zero is at most the earliest record (time_origin()).
     last_ts_ = since(ns, zero_ns_);
     return last_ts_;

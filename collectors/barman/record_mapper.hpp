@@ -96,6 +96,7 @@ class RecordMapper {
 
     const Header& header_;
     ClockInfo clock_;
+    wire::InvariantDivider by_divisor_;  // clock_.divider(), made once
     model::Nanos zero_ns_;
     std::uint64_t last_ticks_;
     model::Nanos last_ts_ = 0;

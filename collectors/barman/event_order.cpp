@@ -139,8 +139,8 @@ model::Nanos EventOrder::release(std::vector<model::Event>& out, bool everything
             count += next->count;
             run = next;
         }
-        const auto from = samples_.begin() + static_cast<std::ptrdiff_t>(run->first + run->count) -
-                          static_cast<std::ptrdiff_t>(count);
+        const std::size_t last_end = std::size_t{run->first} + run->count;
+        const auto from = samples_.begin() + static_cast<std::ptrdiff_t>(last_end - count);
         open->samples.insert(open->samples.end(), from, from + static_cast<std::ptrdiff_t>(count));
     }
     if (end != runs_.begin()) watermark_ = std::max(watermark_, (end - 1)->ts);

@@ -18,6 +18,7 @@ std::vector<model::Event> idles(model::Nanos from, model::Nanos to) {
 
 std::vector<model::Nanos> times(const std::vector<model::Event>& v) {
     std::vector<model::Nanos> t;
+    t.reserve(v.size());
     for (const auto& e : v) t.push_back(model::timestamp_of(e));
     return t;
 }

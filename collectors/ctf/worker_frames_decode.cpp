@@ -187,6 +187,29 @@ bool read_fields(Io& io, std::uint8_t tag, Emit&& emit) {
     return known;
 }
 
+// One event of kind `tag` read unchecked into its place at the end of `out` (no model event is
+// built aside and moved in: this is the parent's busiest loop); nothing is left there unless it
+// was known and read whole and valid.
+bool read_raw(RawFieldReader& raw, std::uint8_t tag, std::vector<model::Event>& out) {
+    namespace ef = event_fields;
+    bool known = false;
+    ef::for_each_kind<ef::Events>([&]<typename T>() {
+        if (known || tag != ef::tag_of<T>()) return;
+        known = true;
+        ef::fields(raw, std::get<T>(out.emplace_back(std::in_place_type<T>)));
+    });
+    ef::for_each_kind<ef::Bodies>([&]<typename B>() {
+        if (known || tag != ef::tag_of<B>()) return;
+        known = true;
+        auto& a =
+            std::get<model::Annotation>(out.emplace_back(std::in_place_type<model::Annotation>));
+        ef::head(raw, a);
+        ef::fields(raw, a.body.template emplace<B>());
+    });
+    if (known && !raw.ok) out.pop_back();
+    return known && raw.ok;
+}
+
 // The event at the reader's position appended to `out`: read unchecked when it is whole and
 // valid (nearly always), else through the ByteReader for its error.
 void read_event(ByteReader& r, const std::vector<model::CounterKey>& keys,
@@ -194,10 +217,7 @@ void read_event(ByteReader& r, const std::vector<model::CounterKey>& keys,
     const auto rest = r.rest();
     RawFieldReader raw{rest.data(), rest.data() + rest.size(), keys};
     const auto quick_tag = raw.load<std::uint8_t>();
-    const auto append = [&](auto&& e) {
-        if (raw.ok) out.emplace_back(std::forward<decltype(e)>(e));
-    };
-    if (raw.ok && read_fields(raw, quick_tag, append) && raw.ok) {
+    if (raw.ok && read_raw(raw, quick_tag, out)) {
         r.skip(static_cast<std::size_t>(raw.p - rest.data()), "event");
         return;
     }

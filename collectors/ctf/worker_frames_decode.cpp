@@ -162,31 +162,6 @@ struct RawFieldReader {
     }
 };
 
-// One event of kind `tag` read through `io` and handed to `emit` (false for an unknown tag).
-template <typename Io, typename Emit>
-bool read_fields(Io& io, std::uint8_t tag, Emit&& emit) {
-    namespace ef = event_fields;
-    bool known = false;
-    ef::for_each_kind<ef::Events>([&]<typename T>() {
-        if (known || tag != ef::tag_of<T>()) return;
-        T e;
-        ef::fields(io, e);
-        emit(std::move(e));
-        known = true;
-    });
-    ef::for_each_kind<ef::Bodies>([&]<typename B>() {
-        if (known || tag != ef::tag_of<B>()) return;
-        model::Annotation a;
-        ef::head(io, a);
-        B body;
-        ef::fields(io, body);
-        a.body = std::move(body);
-        emit(std::move(a));
-        known = true;
-    });
-    return known;
-}
-
 // One event of kind `tag` read unchecked into its place at the end of `out` (no model event is
 // built aside and moved in: this is the parent's busiest loop); nothing is left there unless it
 // was known and read whole and valid.
@@ -221,11 +196,28 @@ void read_event(ByteReader& r, const std::vector<model::CounterKey>& keys,
         r.skip(static_cast<std::size_t>(raw.p - rest.data()), "event");
         return;
     }
+    namespace ef = event_fields;
     const std::uint8_t tag = r.u8("tag");
     FieldReader io{r, keys};
-    const auto append_checked = [&](auto&& e) { out.emplace_back(std::forward<decltype(e)>(e)); };
-    if (!read_fields(io, tag, append_checked))
-        r.fail("event tag " + std::to_string(tag) + " is unknown", "tag");
+    bool known = false;
+    ef::for_each_kind<ef::Events>([&]<typename T>() {
+        if (tag != ef::tag_of<T>()) return;
+        T e;
+        ef::fields(io, e);
+        out.emplace_back(std::move(e));
+        known = true;
+    });
+    ef::for_each_kind<ef::Bodies>([&]<typename B>() {
+        if (tag != ef::tag_of<B>()) return;
+        model::Annotation a;
+        ef::head(io, a);
+        B body;
+        ef::fields(io, body);
+        a.body = std::move(body);
+        out.emplace_back(std::move(a));
+        known = true;
+    });
+    if (!known) r.fail("event tag " + std::to_string(tag) + " is unknown", "tag");
 }
 
 Status failed(ByteReader& r) {

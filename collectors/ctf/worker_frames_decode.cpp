@@ -157,7 +157,7 @@ struct RawFieldReader {
             s.clear();
             return;
         }
-        s.assign(reinterpret_cast<const char*>(p), n);
+        s.assign(wire::text_of(std::span(p, n)));
         p += n;
     }
 };

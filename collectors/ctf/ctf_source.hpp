@@ -78,7 +78,10 @@ class CtfSource final : public ingest::IngestSource {
     std::unique_ptr<WorkerClient> worker_;
     // Used by the reader thread alone while it runs.
     FrameBytes body_;
-    std::vector<model::Event> runs_;             // where a chunk's span runs are built
+    // The frame being decoded. Its buffers (a chunk's 64 K model events, texts and slices:
+    // about 10 MiB) stay in this thread from frame to frame; only the span runs built from them
+    // go to the poller, so they are not faulted in afresh whenever a chunk does not come back.
+    Chunk decoded_;
     std::atomic<std::uint64_t> events_read_{0};  // trace events, for the errors
     std::unique_ptr<ingest::BoundedQueue<Chunk>> queue_;
     // Chunks the poller has emptied, back to the reader: their buffers are reused rather than

@@ -41,6 +41,22 @@ void DeferredTexts::apply_as_runs(std::vector<model::Event>& events,
         while (next < slices_.size() && slices_[next].event < event) ++next;
         return next < slices_.size() && slices_[next].event == event ? &slices_[next] : nullptr;
     };
+    // The bytes of the texts of events [first, end), slices looked up from `from` on: a run's
+    // texts reserved at once, not grown by doubling (each growth a fresh buffer of a few MiB to
+    // fault in, and a copy of all before it: they were most of the reader thread's system time).
+    const auto run_text_bytes = [&](std::size_t first, std::size_t end, std::size_t from) {
+        std::size_t total = 0;
+        for (std::size_t e = first; e < end; ++e) {
+            while (in_order && from < slices_.size() && slices_[from].event < e) ++from;
+            if (in_order && from < slices_.size() && slices_[from].event == e) {
+                total += slices_[from].length;
+            } else {
+                const auto& a = std::get<model::Annotation>(events[e]);
+                total += std::get<model::StringAnnotation>(a.body).text.size();
+            }
+        }
+        return total;
+    };
     const std::string_view bytes = bytes_;
     scratch.clear();
     for (std::size_t i = 0; i < events.size();) {
@@ -62,6 +78,7 @@ void DeferredTexts::apply_as_runs(std::vector<model::Event>& events,
         auto& run =
             std::get<model::SpanRun>(scratch.emplace_back(std::in_place_type<model::SpanRun>));
         run.items.reserve(end - i);
+        run.texts.reserve(run_text_bytes(i, end, next));
         for (; i < end; ++i) {
             const auto& a = std::get<model::Annotation>(events[i]);
             const auto& body = std::get<model::StringAnnotation>(a.body);

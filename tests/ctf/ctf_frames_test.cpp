@@ -297,5 +297,39 @@ TEST(CtfFrames, GarbageInAChunkIsAnErrorNamingTheField) {
     EXPECT_EQ(garbage_field([](auto& b) { b[b.size() - 12] = 0; }), "slice_event");
 }
 
+// The error of garbage_field()'s decoding: its field and offset in the body.
+template <typename F>
+std::pair<std::string, std::uint64_t> garbage_at(F change) {
+    ctf::FrameBytes frame;
+    ctf::encode_chunk(sample_chunk(), frame);
+    std::vector<std::uint8_t> body(frame.begin() + ctf::kFrameHeaderBytes, frame.end());
+    change(body);
+    ctf::Chunk out;
+    Status st = ctf::decode_chunk(body, kKeys, out);
+    if (st) return {"(decoded)", 0};
+    return {st.error().field, st.error().offset.value_or(~0ULL)};
+}
+
+// Events are read unchecked when whole and valid, slices in one go (worker_frames_decode.cpp):
+// a bad one is still reported where reading field by field stops, just after the bad field.
+TEST(CtfFrames, GarbageIsReportedJustAfterTheBadField) {
+    ctf::FrameBytes frame;
+    ctf::encode_chunk(sample_chunk(), frame);
+    const std::vector<std::uint8_t> good(frame.begin() + ctf::kFrameHeaderBytes, frame.end());
+    const std::size_t at = events_at(good);
+    using Got = std::pair<std::string, std::uint64_t>;
+    EXPECT_EQ(garbage_at([&](auto& b) { b[at] = 99; }), Got("tag", at + 1));
+    // The CounterSample: tag ts core key value pid (29 bytes); its key is 9 bytes after ts.
+    EXPECT_EQ(garbage_at([&](auto& b) { b[at + 13] = 9; }), Got("key", at + 17));
+    // The ActivitySwitch after it: its wait state, the last of its 29 bytes.
+    EXPECT_EQ(garbage_at([&](auto& b) { b[at + 29 + 25] = 7; }), Got("wait", at + 29 + 29));
+    // The ThreadName after that: a name longer than the frame, reported after its length.
+    EXPECT_EQ(garbage_at([&](auto& b) { b[at + 58 + 20] = 0x7f; }), Got("name", at + 58 + 21));
+    // The last slice: after all the slices, as a read of one after the other ends.
+    EXPECT_EQ(garbage_at([](auto& b) { b[b.size() - 1] = 0x7f; }),
+              Got("slice_offset", good.size()));
+    EXPECT_EQ(garbage_at([](auto& b) { b[b.size() - 12] = 0; }), Got("slice_event", good.size()));
+}
+
 }  // namespace
 }  // namespace apcgate::ctf_test

@@ -295,6 +295,14 @@ TEST(CtfFrames, GarbageInAChunkIsAnErrorNamingTheField) {
     // The last slice (event, offset, length): past the texts, then on a non-string event.
     EXPECT_EQ(garbage_field([](auto& b) { b[b.size() - 1] = 0x7f; }), "slice_offset");
     EXPECT_EQ(garbage_field([](auto& b) { b[b.size() - 12] = 0; }), "slice_event");
+    // Offset 0xffffffff, length 1: a 32-bit sum of the two would wrap to 0, inside the texts,
+    // and applying the slice would throw std::out_of_range; it ends past them.
+    EXPECT_EQ(garbage_field([](auto& b) {
+                  std::fill(b.end() - 8, b.end() - 4, 0xff);
+                  std::fill(b.end() - 4, b.end(), 0);
+                  b[b.size() - 4] = 1;
+              }),
+              "slice_offset");
 }
 
 // The error of garbage_field()'s decoding: its field and offset in the body.

@@ -68,6 +68,16 @@ std::size_t ProviderStream::step(ItemBuilder& builder, ingest::IngestReport& rep
             builder.build(raw, event_, tables_, now, note_time(event_.ticks), out);
             return raw.bytes.size();
         }
+        if (RecordParser::is_scheduling(raw)) {
+            // The same for scheduling records.
+            if (Status st = parser_.parse_scheduling(raw, tables_, scheduling_); !st) {
+                report.bad_record(std::move(st).take_error());
+                return raw.bytes.size();
+            }
+            const model::Nanos now = bound();
+            builder.build(raw, scheduling_, tables_, now, note_time(scheduling_.ticks()), out);
+            return raw.bytes.size();
+        }
         if (Status st = parser_.parse(raw, tables_, record_); !st) {
             report.bad_record(std::move(st).take_error());  // skipped by its size
             return raw.bytes.size();

@@ -55,4 +55,12 @@ Status RecordParser::parse_event(const RawRecord& raw, const ProviderTables& tab
     return {};
 }
 
+Status RecordParser::parse_scheduling(const RawRecord& raw, const ProviderTables& tables,
+                                      SchedulingRecord& out) const {
+    RecordCursor c(raw, endian_, tables);
+    detail::parse_scheduling(c, out);
+    if (!c.ok()) return c.take_error();
+    return {};
+}
+
 }  // namespace apcgate::collectors::fxt

@@ -29,6 +29,13 @@ class RecordParser {
     [[nodiscard]] static bool is_event(const RawRecord& raw) {
         return bits(raw.header, 0, 3) == static_cast<unsigned>(RecordType::Event);
     }
+    // The same for a scheduling record (is_scheduling()): context switches, wakeups and fiber
+    // switches change no table either.
+    [[nodiscard]] Status parse_scheduling(const RawRecord& raw, const ProviderTables& tables,
+                                          SchedulingRecord& out) const;
+    [[nodiscard]] static bool is_scheduling(const RawRecord& raw) {
+        return bits(raw.header, 0, 3) == static_cast<unsigned>(RecordType::Scheduling);
+    }
     [[nodiscard]] wire::Endian endian() const { return endian_; }
 
   private:
@@ -48,6 +55,7 @@ void parse_large(RecordCursor& c, Record& out);
 void parse_userspace_object(RecordCursor& c, Record& out);
 void parse_kernel_object(RecordCursor& c, Record& out);
 void parse_scheduling(RecordCursor& c, Record& out);
+void parse_scheduling(RecordCursor& c, SchedulingRecord& out);
 void parse_log(RecordCursor& c, Record& out);
 }  // namespace detail
 

@@ -153,6 +153,7 @@ ArchiveIndex build_index(std::span<const std::uint8_t> data, PageRelease* releas
     Record rec;
     EventRecord event;
     SchedulingRecord scheduling;
+    Error failure;  // unused: the second pass reports what fails
     for (;;) {
         RawRecord raw;
         if (!tokenizer.next_whole(raw)) {
@@ -161,9 +162,9 @@ ArchiveIndex build_index(std::span<const std::uint8_t> data, PageRelease* releas
             raw = **next;
         }
         if (RecordParser::is_event(raw)) {
-            if (parser.parse_event(raw, indexer.tables(), event).ok()) indexer.event(event);
+            if (parser.parse_event(raw, indexer.tables(), event, failure)) indexer.event(event);
         } else if (RecordParser::is_scheduling(raw)) {
-            if (parser.parse_scheduling(raw, indexer.tables(), scheduling).ok())
+            if (parser.parse_scheduling(raw, indexer.tables(), scheduling, failure))
                 indexer.scheduling(scheduling);
         } else if (parser.parse(raw, indexer.tables(), rec).ok()) {
             indexer.record(raw, rec);

@@ -322,10 +322,11 @@ TEST_P(FxtParser, SchedulingRecordsReadIntoOneReusedRecord) {
         if (!raw || !*raw) break;
         ASSERT_TRUE(RecordParser::is_scheduling(**raw));
         ASSERT_FALSE(RecordParser::is_event(**raw));
-        if (Status st = p.parse_scheduling(**raw, tables_, s); st) {
+        Error failure;
+        if (p.parse_scheduling(**raw, tables_, s, failure)) {
             got.push_back(s);
         } else {
-            errors.push_back(std::move(st).take_error());
+            errors.push_back(std::move(failure));
         }
     }
     ASSERT_EQ(got.size(), 3U);

@@ -39,6 +39,16 @@ class Indexer {
         observe(e);
     }
 
+    // A scheduling record (RecordParser::parse_scheduling), which changes no table either.
+    void scheduling(const SchedulingRecord& s) {
+        time(tables_[current_], s.ticks());
+        if (s.is_switch()) {
+            observe(s.context_switch);
+        } else if (s.type == SchedulingType::ThreadWakeup) {
+            observe(s.wakeup);
+        }
+    }
+
     void finish(std::size_t end) {
         close_section(end);
         idx_.counters.finish();
@@ -142,6 +152,8 @@ ArchiveIndex build_index(std::span<const std::uint8_t> data, PageRelease* releas
     const RecordParser parser(idx.endian);
     Record rec;
     EventRecord event;
+    SchedulingRecord scheduling;
+    Error failure;  // unused: the second pass reports what fails
     for (;;) {
         RawRecord raw;
         if (!tokenizer.next_whole(raw)) {
@@ -150,7 +162,10 @@ ArchiveIndex build_index(std::span<const std::uint8_t> data, PageRelease* releas
             raw = **next;
         }
         if (RecordParser::is_event(raw)) {
-            if (parser.parse_event(raw, indexer.tables(), event).ok()) indexer.event(event);
+            if (parser.parse_event(raw, indexer.tables(), event, failure)) indexer.event(event);
+        } else if (RecordParser::is_scheduling(raw)) {
+            if (parser.parse_scheduling(raw, indexer.tables(), scheduling, failure))
+                indexer.scheduling(scheduling);
         } else if (parser.parse(raw, indexer.tables(), rec).ok()) {
             indexer.record(raw, rec);
         }

@@ -93,6 +93,19 @@ void ItemBuilder::build(const RawRecord& raw, const EventRecord& e, const Provid
     build_mapped(raw, e, tables, now, start, out);
 }
 
+void ItemBuilder::build(const RawRecord& raw, const SchedulingRecord& s,
+                        const ProviderTables& tables, model::Nanos now,
+                        std::optional<model::Nanos> start, std::vector<Item>& out) {
+    if (s.is_switch()) {
+        build_mapped(raw, s.context_switch, tables, now, start, out);
+        return;
+    }
+    // Wakeups and fiber switches: decoded, as build(Record) counts them.
+    const std::string_view kind = kind::of_header(raw.header);
+    tally_.read(kind);
+    tally_.skipped(kind);
+}
+
 void ItemBuilder::build(const RawRecord& raw, const Record& rec, const ProviderTables& tables,
                         model::Nanos now, std::vector<Item>& out) {
     std::visit(

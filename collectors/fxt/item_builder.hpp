@@ -32,6 +32,9 @@ class ItemBuilder {
     // does not fit, here).
     void build(const RawRecord& raw, const EventRecord& e, const ProviderTables& tables,
                model::Nanos now, std::optional<model::Nanos> start, std::vector<Item>& out);
+    // The same for a scheduling record parsed on its own (RecordParser::parse_scheduling).
+    void build(const RawRecord& raw, const SchedulingRecord& s, const ProviderTables& tables,
+               model::Nanos now, std::optional<model::Nanos> start, std::vector<Item>& out);
     // Adds the counts kept since the last call to the report.
     void flush_counts() { tally_.flush(report_); }
 

@@ -60,12 +60,22 @@ std::size_t ProviderStream::step(ItemBuilder& builder, ingest::IngestReport& rep
         }
         if (RecordParser::is_event(raw)) {
             // An event changes no table: parsed into its own record, straight to the builder.
-            if (Status st = parser_.parse_event(raw, tables_, event_); !st) {
-                report.bad_record(std::move(st).take_error());
+            if (!parser_.parse_event(raw, tables_, event_, failure_)) {
+                report.bad_record(std::move(failure_));
                 return raw.bytes.size();
             }
             const model::Nanos now = bound();
             builder.build(raw, event_, tables_, now, note_time(event_.ticks), out);
+            return raw.bytes.size();
+        }
+        if (RecordParser::is_scheduling(raw)) {
+            // The same for scheduling records.
+            if (!parser_.parse_scheduling(raw, tables_, scheduling_, failure_)) {
+                report.bad_record(std::move(failure_));
+                return raw.bytes.size();
+            }
+            const model::Nanos now = bound();
+            builder.build(raw, scheduling_, tables_, now, note_time(scheduling_.ticks()), out);
             return raw.bytes.size();
         }
         if (Status st = parser_.parse(raw, tables_, record_); !st) {

@@ -49,6 +49,8 @@ class ProviderStream {
     ProviderTables tables_;
     Record record_;      // the record being read, reused: records are large (argument lists)
     EventRecord event_;  // the same for event records, which are most of them
+    SchedulingRecord scheduling_;   // and for context switches and wakeups, most of the rest
+    Error failure_;                 // of the event or scheduling record that failed to parse
     model::Nanos latest_ = kNever;  // latest timestamp read so far
     bool done_ = false;
 };

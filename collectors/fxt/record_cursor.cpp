@@ -121,9 +121,13 @@ bool RecordCursor::arg(Arg& out) {
 
 void RecordCursor::args(unsigned count, ArgList& out) {
     out.count = 0;
-    for (unsigned i = 0; i < count && ok(); ++i) {
-        Arg a{};
-        if (arg(a) && ok()) out.items[out.count++] = a;
+    // Read in place (a copy of a whole Arg per argument showed in profiles), into the slot
+    // after the kept ones: one that is skipped or fails is overwritten or left past `count`.
+    for (unsigned i = 0; i < count && i < kMaxArgs && ok(); ++i) {
+        Arg& a = out.items[out.count];
+        a.s = {};  // what the argument's type does not set reads as empty, as in `Arg{}`
+        a.value = 0;
+        if (arg(a) && ok()) ++out.count;
     }
 }
 

@@ -47,12 +47,22 @@ Status RecordParser::parse(const RawRecord& raw, const ProviderTables& tables, R
     return {};
 }
 
-Status RecordParser::parse_event(const RawRecord& raw, const ProviderTables& tables,
-                                 EventRecord& out) const {
+bool RecordParser::parse_event(const RawRecord& raw, const ProviderTables& tables, EventRecord& out,
+                               Error& failure) const {
     RecordCursor c(raw, endian_, tables);
     detail::parse_event(c, out);
-    if (!c.ok()) return c.take_error();
-    return {};
+    if (c.ok()) return true;
+    failure = c.take_error();
+    return false;
+}
+
+bool RecordParser::parse_scheduling(const RawRecord& raw, const ProviderTables& tables,
+                                    SchedulingRecord& out, Error& failure) const {
+    RecordCursor c(raw, endian_, tables);
+    detail::parse_scheduling(c, out);
+    if (c.ok()) return true;
+    failure = c.take_error();
+    return false;
 }
 
 }  // namespace apcgate::collectors::fxt

@@ -142,6 +142,28 @@ struct LogRecord {
     std::string_view message;
 };
 
+// A scheduling record (type 8) read on its own (RecordParser::parse_scheduling) into one the
+// caller reuses, like EventRecord: a third of an archive's records are context switches and
+// wakeups, and the Record variant's switch of alternative and visits cost them as much as their
+// reading. `type` says which member holds it; `args` is where the arguments are read (a
+// context switch's idle weights are found there), kept so that it is not set up per record.
+struct SchedulingRecord {
+    SchedulingType type = SchedulingType::ContextSwitch;
+    ContextSwitchRecord context_switch;  // LegacyContextSwitch, ContextSwitch
+    ThreadWakeupRecord wakeup;           // ThreadWakeup
+    FiberSwitchRecord fiber;             // FiberSwitch
+    ArgList args;
+
+    [[nodiscard]] bool is_switch() const {
+        return type == SchedulingType::LegacyContextSwitch || type == SchedulingType::ContextSwitch;
+    }
+    // The record's timestamp (ticks).
+    [[nodiscard]] std::uint64_t ticks() const {
+        if (is_switch()) return context_switch.ticks;
+        return type == SchedulingType::ThreadWakeup ? wakeup.ticks : fiber.ticks;
+    }
+};
+
 using Record =
     std::variant<MagicRecord, TraceInfoRecord, ProviderInfoRecord, ProviderSectionRecord,
                  ProviderEventRecord, InitializationRecord, StringRecord, ThreadRecord, EventRecord,

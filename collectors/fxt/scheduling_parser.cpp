@@ -29,8 +29,9 @@ bool idle_weight(const ArgList& args, std::string_view name) {
     return a != nullptr && a->type == ArgType::Int32 && a->i() == kIdleWeight;
 }
 
-ContextSwitchRecord legacy_switch(RecordCursor& c) {
-    ContextSwitchRecord r;
+// Each sets every field of its record (from a fresh one: the caller reuses it).
+void legacy_switch(RecordCursor& c, ContextSwitchRecord& r) {
+    r = ContextSwitchRecord{};
     r.legacy = true;
     r.cpu = static_cast<std::uint32_t>(c.field(16, 23));
     r.outgoing_state = static_cast<std::uint32_t>(c.field(24, 27));
@@ -39,62 +40,73 @@ ContextSwitchRecord legacy_switch(RecordCursor& c) {
     r.incoming = c.thread_ref(static_cast<std::uint8_t>(c.field(36, 43)), "incoming thread");
     r.outgoing_idle = r.outgoing.pid == 0 && c.field(44, 51) == 0;
     r.incoming_idle = r.incoming.pid == 0 && c.field(52, 59) == 0;
-    return r;
 }
 
-ContextSwitchRecord context_switch(RecordCursor& c) {
-    ContextSwitchRecord r;
+void context_switch(RecordCursor& c, ContextSwitchRecord& r, ArgList& args) {
+    r = ContextSwitchRecord{};
     r.cpu = static_cast<std::uint32_t>(c.field(20, 35));
     r.outgoing_state = static_cast<std::uint32_t>(c.field(36, 39));
     r.ticks = c.word("timestamp");
     r.outgoing.tid = c.word("outgoing thread koid");
     r.incoming.tid = c.word("incoming thread koid");
-    ArgList args;
     c.args(static_cast<unsigned>(c.field(16, 19)), args);
     r.outgoing_idle = idle_weight(args, "outgoing_weight");
     r.incoming_idle = idle_weight(args, "incoming_weight");
-    return r;
 }
 
-ThreadWakeupRecord wakeup(RecordCursor& c) {
-    ThreadWakeupRecord r;
+void wakeup(RecordCursor& c, ThreadWakeupRecord& r, ArgList& args) {
+    r = ThreadWakeupRecord{};
     r.cpu = static_cast<std::uint32_t>(c.field(20, 35));
     r.ticks = c.word("timestamp");
     r.tid = c.word("waking thread koid");
-    ArgList args;
     c.args(static_cast<unsigned>(c.field(16, 19)), args);
-    return r;
 }
 
-FiberSwitchRecord fiber_switch(RecordCursor& c) {
-    FiberSwitchRecord r;
+void fiber_switch(RecordCursor& c, FiberSwitchRecord& r, ArgList& args) {
+    r = FiberSwitchRecord{};
     r.ticks = c.word("timestamp");
     r.outgoing_fiber = c.word("outgoing fiber id");
     r.incoming_fiber = c.word("incoming fiber id");
-    ArgList args;
     c.args(static_cast<unsigned>(c.field(16, 19)), args);
-    return r;
 }
 
 }  // namespace
 
-void parse_scheduling(RecordCursor& c, Record& out) {
-    switch (static_cast<SchedulingType>(c.field(60, 63))) {
+void parse_scheduling(RecordCursor& c, SchedulingRecord& out) {
+    const auto type = static_cast<SchedulingType>(c.field(60, 63));
+    switch (type) {
         case SchedulingType::LegacyContextSwitch:
-            out = legacy_switch(c);
-            return;
+            legacy_switch(c, out.context_switch);
+            break;
         case SchedulingType::ContextSwitch:
-            out = context_switch(c);
-            return;
+            context_switch(c, out.context_switch, out.args);
+            break;
         case SchedulingType::ThreadWakeup:
-            out = wakeup(c);
-            return;
+            wakeup(c, out.wakeup, out.args);
+            break;
         case SchedulingType::FiberSwitch:
-            out = fiber_switch(c);
+            fiber_switch(c, out.fiber, out.args);
+            break;
+        default:
+            c.fail_header("unknown scheduling record type " + std::to_string(c.field(60, 63)),
+                          "scheduling record type");
             return;
     }
-    c.fail_header("unknown scheduling record type " + std::to_string(c.field(60, 63)),
-                  "scheduling record type");
+    out.type = type;
+}
+
+void parse_scheduling(RecordCursor& c, Record& out) {
+    SchedulingRecord s;
+    parse_scheduling(c, s);
+    // An unknown sub-type failed without setting `s.type`: `out` stays as it was.
+    if (s.type != static_cast<SchedulingType>(c.field(60, 63))) return;
+    if (s.is_switch()) {
+        out = s.context_switch;
+    } else if (s.type == SchedulingType::ThreadWakeup) {
+        out = s.wakeup;
+    } else {
+        out = s.fiber;
+    }
 }
 
 }  // namespace apcgate::collectors::fxt::detail

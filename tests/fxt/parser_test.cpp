@@ -303,6 +303,58 @@ TEST_P(FxtParser, BlobsObjectsSchedulingAndLogs) {
     EXPECT_EQ(wake.tid, 87U);
 }
 
+// The reused SchedulingRecord of RecordParser::parse_scheduling: each record sets every field,
+// so nothing of a legacy switch read before (its pids, its flag) shows through a newer one.
+TEST_P(FxtParser, SchedulingRecordsReadIntoOneReusedRecord) {
+    FxtWriter w = writer();
+    w.legacy_context_switch(1, 2, inline_thread(5, 6), inline_thread(7, 8), 3, 4, 50);
+    w.context_switch(300, 3, 1000, 45, 87, {arg_i32(inl("outgoing_weight"), INT32_MIN)});
+    w.thread_wakeup(2, 60, 88, {arg_i32(inl("weight"), 5)});
+    w.raw_record(8, 9ULL << 60, {1, 2, 3});
+    const std::vector<std::uint8_t> bytes = w.take();
+    Tokenizer t(bytes, endian());
+    const RecordParser p(endian());
+    SchedulingRecord s;
+    std::vector<SchedulingRecord> got;
+    std::vector<Error> errors;
+    for (;;) {
+        auto raw = t.next();
+        if (!raw || !*raw) break;
+        ASSERT_TRUE(RecordParser::is_scheduling(**raw));
+        ASSERT_FALSE(RecordParser::is_event(**raw));
+        Error failure;
+        if (p.parse_scheduling(**raw, tables_, s, failure)) {
+            got.push_back(s);
+        } else {
+            errors.push_back(std::move(failure));
+        }
+    }
+    ASSERT_EQ(got.size(), 3U);
+    EXPECT_EQ(got[0].type, SchedulingType::LegacyContextSwitch);
+    EXPECT_TRUE(got[0].context_switch.legacy);
+    EXPECT_EQ(got[0].context_switch.outgoing, (ThreadKoids{5, 6}));
+    EXPECT_EQ(got[0].ticks(), 50U);
+
+    EXPECT_EQ(got[1].type, SchedulingType::ContextSwitch);
+    EXPECT_TRUE(got[1].is_switch());
+    EXPECT_FALSE(got[1].context_switch.legacy);
+    EXPECT_EQ(got[1].context_switch.outgoing, (ThreadKoids{0, 45}));  // no pid in this layout
+    EXPECT_EQ(got[1].context_switch.incoming, (ThreadKoids{0, 87}));
+    EXPECT_TRUE(got[1].context_switch.outgoing_idle);
+    EXPECT_FALSE(got[1].context_switch.incoming_idle);
+    EXPECT_EQ(got[1].ticks(), 1000U);
+
+    EXPECT_EQ(got[2].type, SchedulingType::ThreadWakeup);
+    EXPECT_FALSE(got[2].is_switch());
+    EXPECT_EQ(got[2].wakeup.cpu, 2U);
+    EXPECT_EQ(got[2].wakeup.tid, 88U);
+    EXPECT_EQ(got[2].ticks(), 60U);
+
+    ASSERT_EQ(errors.size(), 1U);  // sub-type 9
+    EXPECT_EQ(errors[0].record, kind::kScheduling);
+    EXPECT_EQ(s.type, SchedulingType::ThreadWakeup);  // a failed record leaves the type as it was
+}
+
 TEST_P(FxtParser, UnknownTypesAreErrorsNamedAfterTheRecord) {
     FxtWriter w = writer();
     w.raw_record(11, 0, {1, 2});

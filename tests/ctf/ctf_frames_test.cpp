@@ -263,16 +263,24 @@ TEST(CtfFrames, OversizedEmptyAndUnknownFramesAreErrors) {
     EXPECT_TRUE(ctf::decode_header(header(ctf::kMaxFrameBytes, 2)));
 }
 
-// The chunk frame of sample_chunk() with one change, decoded: the error's field.
+// The chunk frame of sample_chunk() with one change, decoded: the error's field and its offset
+// in the body ("(decoded)" and 0 when there is none).
 template <typename F>
-std::string garbage_field(F change) {
+std::pair<std::string, std::uint64_t> garbage_at(F change) {
     ctf::FrameBytes frame;
     ctf::encode_chunk(sample_chunk(), frame);
     std::vector<std::uint8_t> body(frame.begin() + ctf::kFrameHeaderBytes, frame.end());
     change(body);
     ctf::Chunk out;
     Status st = ctf::decode_chunk(body, kKeys, out);
-    return st ? std::string("(decoded)") : st.error().field;
+    if (st) return {"(decoded)", 0};
+    return {st.error().field, st.error().offset.value_or(~0ULL)};
+}
+
+// The same, the field alone.
+template <typename F>
+std::string garbage_field(F change) {
+    return garbage_at(change).first;
 }
 
 // Where the events start in sample_chunk()'s body: after the counts.
@@ -303,19 +311,6 @@ TEST(CtfFrames, GarbageInAChunkIsAnErrorNamingTheField) {
                   b[b.size() - 4] = 1;
               }),
               "slice_offset");
-}
-
-// The error of garbage_field()'s decoding: its field and offset in the body.
-template <typename F>
-std::pair<std::string, std::uint64_t> garbage_at(F change) {
-    ctf::FrameBytes frame;
-    ctf::encode_chunk(sample_chunk(), frame);
-    std::vector<std::uint8_t> body(frame.begin() + ctf::kFrameHeaderBytes, frame.end());
-    change(body);
-    ctf::Chunk out;
-    Status st = ctf::decode_chunk(body, kKeys, out);
-    if (st) return {"(decoded)", 0};
-    return {st.error().field, st.error().offset.value_or(~0ULL)};
 }
 
 // Events are read unchecked when whole and valid, slices in one go (worker_frames_decode.cpp):

@@ -40,8 +40,10 @@ std::size_t EventBatches::take(std::vector<model::Event>& out, std::size_t max) 
         taken = out.size();
         pop_front();
     }
-    // At most one growth: the vector comes back as a spare with that capacity.
-    if (taken < want) out.reserve(out.size() + (want - taken));
+    // At most one growth, and a geometric one: a caller that appends poll after poll to one
+    // vector (a test, a capture that keeps its events) must not reallocate it at every take.
+    if (const std::size_t need = out.size() + (want - taken); need > out.capacity())
+        out.reserve(std::max(need, 2 * out.capacity()));
     while (taken < want) {
         std::vector<model::Event>& front = batches_.front();
         const std::size_t n = std::min(front.size() - head_, want - taken);

@@ -80,5 +80,23 @@ TEST(EventBatches, AWholeBatchChangesHandsWithoutACopyAndItsVectorsAreReused) {
     EXPECT_EQ(times(out), range(0, 101));
 }
 
+// A caller that keeps appending to one vector (as the live tests do) sees it grow
+// geometrically: reserving room for each take alone reallocated it, events and all, at every
+// take, and a sanitizer build's polls then never caught up.
+TEST(EventBatches, AVectorThatKeepsGrowingIsReallocatedRarely) {
+    EventBatches q;
+    std::vector<model::Event> out;
+    int reallocations = 0;
+    for (model::Nanos t = 0; t < 2000; ++t) {
+        auto batch = idles(t, t + 1);
+        q.push(batch);
+        const model::Event* before = out.data();
+        EXPECT_EQ(q.take(out, 10), 1U);
+        if (out.data() != before) ++reallocations;
+    }
+    EXPECT_EQ(times(out), range(0, 2000));
+    EXPECT_LE(reallocations, 16);
+}
+
 }  // namespace
 }  // namespace apcgate::collectors::perf

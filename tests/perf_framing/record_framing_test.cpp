@@ -215,11 +215,17 @@ TEST(RecordPerfFraming, TellsTheSameStoryAsTheGatorFraming) {
 
     const auto g = read_capture(dir / "g.apc");
     std::map<int, int> g_switches, g_samples;
-    std::map<int, std::string> g_names;
+    // A thread's name is its ThreadName with the latest time: names go in per-core frames,
+    // each stream in time order but the frames of two cores in whichever order they were sent
+    // (a rename on one core can be written before the first name on another).
+    std::map<int, std::pair<model::Nanos, std::string>> g_named;
     for (const auto& e : g.events) {
         if (const auto* sw = std::get_if<model::ActivitySwitch>(&e)) ++g_switches[sw->tid];
         if (const auto* bt = std::get_if<model::Backtrace>(&e)) ++g_samples[bt->tid];
-        if (const auto* n = std::get_if<model::ThreadName>(&e)) g_names[n->tid] = n->name;
+        if (const auto* n = std::get_if<model::ThreadName>(&e)) {
+            auto [it, added] = g_named.try_emplace(n->tid, n->ts, n->name);
+            if (!added && n->ts >= it->second.first) it->second = {n->ts, n->name};
+        }
     }
     auto [s, partial] = read_perf(dir / "p.apc");
     const PerfView p = view_of(s, partial);
@@ -228,7 +234,7 @@ TEST(RecordPerfFraming, TellsTheSameStoryAsTheGatorFraming) {
     // sample the burner.
     for (const char* who : {"ping", "pong", "burner"}) {
         const int gtid = gt.at(who), ptid = pt.at(who);
-        EXPECT_EQ(g_names[gtid], p.names.count(ptid) ? p.names.at(ptid) : "") << who;
+        EXPECT_EQ(g_named[gtid].second, p.names.count(ptid) ? p.names.at(ptid) : "") << who;
         if (std::string(who) != "burner") {
             EXPECT_GE(g_switches[gtid], kPingPongs) << who;
             EXPECT_GE(p.switches_out.count(ptid) ? p.switches_out.at(ptid) : 0,

@@ -132,15 +132,13 @@ model::Nanos EventOrder::release(std::vector<model::Event>& out, bool everything
         }
         // The runs that follow it mostly lie right after it in samples_ (all of them until a
         // sort moves one): they are copied in one go, not a record's few samples at a time.
+        const auto from = samples_.begin() + run->first;
         std::size_t count = run->count;
-        for (auto next = run + 1; next != end && next->samples && next->ts >= watermark_ &&
-                                  next->first == run->first + run->count;
-             ++next) {
-            count += next->count;
-            run = next;
+        while (run + 1 != end && (run + 1)->samples && (run + 1)->ts >= watermark_ &&
+               (run + 1)->first == run->first + run->count) {
+            ++run;
+            count += run->count;
         }
-        const std::size_t last_end = std::size_t{run->first} + run->count;
-        const auto from = samples_.begin() + static_cast<std::ptrdiff_t>(last_end - count);
         open->samples.insert(open->samples.end(), from, from + static_cast<std::ptrdiff_t>(count));
     }
     if (end != runs_.begin()) watermark_ = std::max(watermark_, (end - 1)->ts);

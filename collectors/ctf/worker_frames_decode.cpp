@@ -71,10 +71,19 @@ std::optional<model::Rgb> read_color(ByteReader& r) {
     return c;
 }
 
+// The checks both field readers make: a counter key the parent gave the worker (keys from 3
+// on, keys[k - 3]), and a wait state the model has.
+bool given_key(std::int32_t k, const std::vector<model::CounterKey>& keys) {
+    return k >= 3 && static_cast<std::size_t>(k - 3) < keys.size();
+}
+bool known_wait(std::int32_t w) {
+    return w >= 0 && w <= 2;
+}
+
 model::CounterKey read_key(ByteReader& r, const std::vector<model::CounterKey>& keys) {
     const std::int32_t k = r.i32("key");
     if (!r.ok()) return 0;
-    if (k < 3 || static_cast<std::size_t>(k - 3) >= keys.size()) {
+    if (!given_key(k, keys)) {
         r.fail("counter key " + std::to_string(k) + " was not given to the worker", "key");
         return 0;
     }
@@ -83,7 +92,7 @@ model::CounterKey read_key(ByteReader& r, const std::vector<model::CounterKey>& 
 
 model::WaitState read_wait(ByteReader& r, std::string_view field) {
     const std::int32_t w = r.i32(field);
-    if (w < 0 || w > 2) r.fail("wait state " + std::to_string(w) + " is unknown", field);
+    if (!known_wait(w)) r.fail("wait state " + std::to_string(w) + " is unknown", field);
     return static_cast<model::WaitState>(w);
 }
 
@@ -126,14 +135,14 @@ struct RawFieldReader {
     void key(model::CounterKey& v, std::string_view) {
         const auto k = load<std::int32_t>();
         v = 0;
-        if (k < 3 || static_cast<std::size_t>(k - 3) >= keys.size())
-            ok = false;
-        else
+        if (given_key(k, keys))
             v = keys[static_cast<std::size_t>(k - 3)];
+        else
+            ok = false;
     }
     void wait(model::WaitState& v, std::string_view) {
         const auto w = load<std::int32_t>();
-        if (w < 0 || w > 2) ok = false;
+        if (!known_wait(w)) ok = false;
         v = static_cast<model::WaitState>(w);
     }
     void color(std::optional<model::Rgb>& c, std::string_view) {

@@ -98,8 +98,7 @@ void parse_scheduling(RecordCursor& c, SchedulingRecord& out) {
 void parse_scheduling(RecordCursor& c, Record& out) {
     SchedulingRecord s;
     parse_scheduling(c, s);
-    // An unknown sub-type failed without setting `s.type`: `out` stays as it was.
-    if (s.type != static_cast<SchedulingType>(c.field(60, 63))) return;
+    if (!c.ok()) return;  // parse() returns the cursor's error, and `out` is not read
     if (s.is_switch()) {
         out = s.context_switch;
     } else if (s.type == SchedulingType::ThreadWakeup) {

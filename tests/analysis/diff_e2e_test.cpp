@@ -7,6 +7,7 @@
 #include "daemon_process.hpp"
 #include "protocol/wire/byte_writer.hpp"
 #include "synthetic_capture.hpp"
+#include "tests/support/test_paths.hpp"
 
 namespace apcgate::analysis_test {
 namespace {
@@ -23,7 +24,7 @@ struct Pair {
 Pair captures() {
     const fs::path dir = temp_dir("diff");
     const fs::path like = dir / "like.apc";
-    const fs::path xray = fs::path(APCGATE_TESTDATA_DIR) / "xray";
+    const fs::path xray = fs::path(apcgate::test_paths::testdata_dir()) / "xray";
     auto [rc, log] = run_apcgate({"convert", (xray / "fdr-log-version-3.xray").string(), "--binary",
                                   (xray / "elf64-sample-o2.bin").string(), "-o", like.string()});
     EXPECT_EQ(rc, 0) << log;
@@ -84,7 +85,7 @@ namespace {
 // way; mixed in one capture, each is counted once and in order.
 TEST(ReportAnnotations, ColouredAndPlainSpansAndMarkersMixed) {
     const fs::path dir = temp_dir("mixed");
-    const fs::path xray = fs::path(APCGATE_TESTDATA_DIR) / "xray";
+    const fs::path xray = fs::path(apcgate::test_paths::testdata_dir()) / "xray";
     auto [crc, clog] =
         run_apcgate({"convert", (xray / "fdr-log-version-3.xray").string(), "--binary",
                      (xray / "elf64-sample-o2.bin").string(), "-o", (dir / "like.apc").string()});
@@ -167,7 +168,7 @@ class Connection {
 // the protocol is a loss, not a failure.
 TEST(ReportAnnotations, ApplicationSpansFromAnnotationConnections) {
     const fs::path dir = temp_dir("connections");
-    const fs::path xray = fs::path(APCGATE_TESTDATA_DIR) / "xray";
+    const fs::path xray = fs::path(apcgate::test_paths::testdata_dir()) / "xray";
     auto [crc, clog] =
         run_apcgate({"convert", (xray / "fdr-log-version-3.xray").string(), "--binary",
                      (xray / "elf64-sample-o2.bin").string(), "-o", (dir / "like.apc").string()});

@@ -12,6 +12,7 @@
 #include <sstream>
 
 #include "daemon_process.hpp"
+#include "tests/support/test_paths.hpp"
 #include "workload_logs.hpp"
 
 namespace apcgate::analysis_test {
@@ -21,7 +22,7 @@ using e2e::run_apcgate;
 using e2e::temp_dir;
 namespace fs = std::filesystem;
 
-const fs::path kXRay = fs::path(APCGATE_TESTDATA_DIR) / "xray";
+const fs::path kXRay = fs::path(apcgate::test_paths::testdata_dir()) / "xray";
 
 std::string llvm_xray() {
     for (const char* p : {"/usr/bin/llvm-xray-14", "/usr/lib/llvm-14/bin/llvm-xray"})
@@ -173,9 +174,9 @@ TEST(ReportXRay, ArgumentsAreNotPartOfTheSpanName) {
 // burning thread has CPU time, and the folded stacks end in it.
 TEST(ReportLive, TheFunctionThatBurnsCpuIsTheHottest) {
     const fs::path out = temp_dir("live-report") / "burn.apc";
-    auto [rrc, rlog] = run_apcgate(
-        {"record", "-o", out.string(), "--log-level", "warn", "--", PERF_WORKLOAD, "burn", "1000"},
-        std::chrono::seconds(60));
+    auto [rrc, rlog] = run_apcgate({"record", "-o", out.string(), "--log-level", "warn", "--",
+                                    apcgate::test_paths::perf_workload(), "burn", "1000"},
+                                   std::chrono::seconds(60));
     ASSERT_EQ(rrc, 0) << rlog;
     auto [rc, text] = run_apcgate({"report", "--json", out.string()});
     ASSERT_EQ(rc, 0) << text;
@@ -210,9 +211,10 @@ TEST(ReportLive, TheFunctionThatBurnsCpuIsTheHottest) {
 
 TEST(ReportLive, PerfFramingCaptureHasTheHottestFunctionAndCpuTime) {
     const fs::path out = temp_dir("perf-report") / "burn.apc";
-    auto [rrc, rlog] = run_apcgate({"record", "--framing", "perf", "-o", out.string(),
-                                    "--log-level", "warn", "--", PERF_WORKLOAD, "burn", "500"},
-                                   std::chrono::seconds(60));
+    auto [rrc, rlog] =
+        run_apcgate({"record", "--framing", "perf", "-o", out.string(), "--log-level", "warn", "--",
+                     apcgate::test_paths::perf_workload(), "burn", "500"},
+                    std::chrono::seconds(60));
     ASSERT_EQ(rrc, 0) << rlog;
     auto [rc, text] = run_apcgate({"report", "--json", out.string()});
     ASSERT_EQ(rc, 0) << text;

@@ -18,6 +18,7 @@
 #include "annotate_client.hpp"
 #include "daemon_process.hpp"
 #include "tests/perf_framing/gatord_capture.hpp"
+#include "tests/support/test_paths.hpp"
 
 namespace apcgate::analysis_test {
 namespace {
@@ -28,7 +29,7 @@ namespace fs = std::filesystem;
 namespace client = annotate_test;
 using namespace std::chrono_literals;
 
-const std::string kWorkload = PERF_WORKLOAD;
+const std::string kWorkload = apcgate::test_paths::perf_workload();
 
 bool root() {
     return ::geteuid() == 0;

@@ -19,6 +19,7 @@
 #include "daemon/analysis/report_output.hpp"
 #include "daemon_process.hpp"
 #include "synthetic_capture.hpp"
+#include "tests/support/test_paths.hpp"
 
 namespace apcgate::analysis_test {
 namespace {
@@ -42,7 +43,7 @@ std::string report_of(const fs::path& dir, bool threaded) {
 // spans between them (read through the rebuilder), enough for many batches.
 fs::path mixed_capture(const fs::path& dir) {
     const fs::path like = dir / "like.apc";
-    const fs::path xray = fs::path(APCGATE_TESTDATA_DIR) / "xray";
+    const fs::path xray = fs::path(apcgate::test_paths::testdata_dir()) / "xray";
     auto [rc, log] = run_apcgate({"convert", (xray / "fdr-log-version-3.xray").string(), "--binary",
                                   (xray / "elf64-sample-o2.bin").string(), "-o", like.string()});
     EXPECT_EQ(rc, 0) << log;

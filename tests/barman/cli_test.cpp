@@ -17,13 +17,14 @@
 #include "statistic_value.hpp"
 #include "store_builder.hpp"
 #include "test_dir.hpp"
+#include "tests/support/test_paths.hpp"
 
 namespace apcgate::barman_test {
 namespace {
 
 using e2e::run_apcgate;
 
-const std::string kDir = APCGATE_TESTDATA_DIR "/barman/";
+const std::string kDir = std::string(apcgate::test_paths::testdata_dir()) + "/barman/";
 
 std::vector<std::uint8_t> slurp(const std::filesystem::path& p) {
     std::ifstream in(p, std::ios::binary);
@@ -207,7 +208,7 @@ TEST(BarmanConvert, ARecordOnACorePastMaxCoresIsABadRecord) {
     const TestDir scratch("barman_core");
     const auto out_dir = scratch.path() / "core.apc";
     const std::string dump =
-        std::string(APCGATE_TESTDATA_DIR) + "/hostile/barman_flip19_core655361.raw";
+        std::string(apcgate::test_paths::testdata_dir()) + "/hostile/barman_flip19_core655361.raw";
     const auto [rc, out] = run_apcgate({"convert", dump, "-o", out_dir.string(), "--json"});
     EXPECT_EQ(rc, 3) << out;
     const auto j = json_in(out);

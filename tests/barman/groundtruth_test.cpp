@@ -18,12 +18,13 @@
 #include "groundtruth_log.hpp"
 #include "protocol/apc/capture_stream.hpp"
 #include "test_dir.hpp"
+#include "tests/support/test_paths.hpp"
 #include "xml/documents.hpp"
 
 namespace apcgate::barman_test {
 namespace {
 
-const std::string kDir = APCGATE_TESTDATA_DIR "/barman/";
+const std::string kDir = std::string(apcgate::test_paths::testdata_dir()) + "/barman/";
 
 // The generator's mmap layouts and PMU setup (from the buffers' headers; HeaderTest checks them
 // against the reader): counter 0 is the cycle counter, 1 and 2 count events 0x08 and 0x11.

@@ -11,6 +11,7 @@
 
 #include "collectors/barman/barman_source.hpp"
 #include "store_builder.hpp"
+#include "tests/support/test_paths.hpp"
 
 namespace apcgate::collectors::barman {
 namespace {
@@ -18,7 +19,7 @@ namespace {
 using barman_test::StoreBuilder;
 using barman_test::StoreConfig;
 
-const std::string kDir = APCGATE_TESTDATA_DIR "/barman/";
+const std::string kDir = std::string(apcgate::test_paths::testdata_dir()) + "/barman/";
 
 std::vector<std::uint8_t> slurp(const std::string& path) {
     std::ifstream in(path, std::ios::binary);

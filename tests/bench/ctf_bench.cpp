@@ -27,6 +27,7 @@
 #include "collectors/ctf/ctf_ingest.hpp"
 #include "protocol/apc/encoder.hpp"
 #include "protocol/model/counter_catalog.hpp"
+#include "tests/support/test_paths.hpp"
 
 namespace apcgate::ctf_bench {
 namespace {
@@ -34,7 +35,7 @@ namespace {
 std::filesystem::path trace() {
     if (const char* env = std::getenv("APCGATE_CTF_BENCH_TRACE")) return env;
     // Not from __FILE__: with ccache's base_dir (.ci/test) it is relative to the build directory.
-    return std::filesystem::path(APCGATE_TESTDATA_DIR) / "ctf/succeed/multi-domains";
+    return std::filesystem::path(apcgate::test_paths::testdata_dir()) / "ctf/succeed/multi-domains";
 }
 
 // The CTF source runs libbabeltrace2 in a worker process, the apcgate binary: the one of this

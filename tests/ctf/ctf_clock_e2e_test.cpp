@@ -6,6 +6,7 @@
 
 #include "ctf_run.hpp"
 #include "lttng_session.hpp"
+#include "tests/support/test_paths.hpp"
 
 namespace apcgate::ctf_test {
 namespace {
@@ -19,12 +20,13 @@ std::int64_t now_ns(clockid_t id) {
 }
 
 TEST(CtfLttngClock, UstTraceRelatesToThisMachinesMonotonicClock) {
-    if (std::string(CTF_UST_APP).empty())
+    if (std::string(apcgate::test_paths::ctf_ust_app()).empty())
         GTEST_SKIP() << "ctf_ust_app was not built (liblttng-ust-dev is not installed)";
     if (const auto why = lttng_unavailable(); !why.empty()) GTEST_SKIP() << why;
     const fs::path dir = scratch_dir("ust-clock");
     const std::int64_t mono_before = now_ns(CLOCK_MONOTONIC);
-    auto trace = make_ust_trace(dir / "session", {CTF_UST_APP, "20"}, {"vpid", "vtid"});
+    auto trace = make_ust_trace(dir / "session", {apcgate::test_paths::ctf_ust_app(), "20"},
+                                {"vpid", "vtid"});
     const std::int64_t mono_after = now_ns(CLOCK_MONOTONIC);
     // Realtime - monotonic now, read between two monotonic reads.
     const std::int64_t m0 = now_ns(CLOCK_MONOTONIC);

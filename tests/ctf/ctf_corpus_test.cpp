@@ -6,6 +6,7 @@
 #include "babeltrace_reference.hpp"
 #include "collectors/ctf/ctf_source.hpp"
 #include "ctf_run.hpp"
+#include "tests/support/test_paths.hpp"
 
 namespace apcgate::ctf_test {
 namespace {
@@ -13,7 +14,8 @@ namespace {
 namespace fs = std::filesystem;
 
 // Normalised: libbabeltrace2 names files by their normalised paths.
-const fs::path kCorpus = fs::weakly_canonical(fs::path(APCGATE_TESTDATA_DIR) / "ctf");
+const fs::path kCorpus =
+    fs::weakly_canonical(fs::path(apcgate::test_paths::testdata_dir()) / "ctf");
 
 // Listed while the test program starts (gtest's parameter generators run then), so a missing
 // folder must not throw: it lists nothing, and CorpusIsPresent fails instead.

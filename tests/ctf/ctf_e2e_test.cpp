@@ -12,6 +12,7 @@
 #include "lttng_session.hpp"
 #include "protocol/apc/capture_stream.hpp"
 #include "serve_fixture.hpp"
+#include "tests/support/test_paths.hpp"
 
 namespace apcgate::ctf_test {
 namespace {
@@ -20,7 +21,8 @@ namespace fs = std::filesystem;
 using e2e::run_apcgate;
 
 // Normalised: libbabeltrace2 names files by their normalised paths.
-const fs::path kCorpus = fs::weakly_canonical(fs::path(APCGATE_TESTDATA_DIR) / "ctf");
+const fs::path kCorpus =
+    fs::weakly_canonical(fs::path(apcgate::test_paths::testdata_dir()) / "ctf");
 
 // The binary is a cross build under qemu in the aarch64 CI stage: it cannot be exec'd there.
 bool binary_runs() {
@@ -129,7 +131,7 @@ TEST_F(CtfServe, SourceStreamsTheTraceAsACapture) {
 // ---- LTTng-UST traces made by the test --------------------------------------------------------
 
 fs::path ust_app() {
-    return CTF_UST_APP;
+    return apcgate::test_paths::ctf_ust_app();
 }
 
 // Why the LTTng-UST traces cannot be made and compared with babeltrace2 here (empty: they can).

@@ -12,6 +12,7 @@
 #include "babeltrace_reference.hpp"
 #include "ctf_run.hpp"
 #include "daemon_process.hpp"
+#include "tests/support/test_paths.hpp"
 
 namespace apcgate::ctf_test {
 namespace {
@@ -19,7 +20,8 @@ namespace {
 namespace fs = std::filesystem;
 using e2e::run_apcgate;
 
-const fs::path kHostile = fs::weakly_canonical(fs::path(APCGATE_TESTDATA_DIR) / "hostile");
+const fs::path kHostile =
+    fs::weakly_canonical(fs::path(apcgate::test_paths::testdata_dir()) / "hostile");
 // The time guard: run_apcgate kills a convert that has not ended by then (before the bound, an
 // endless decode never ended); these inputs take well under a second.
 constexpr std::chrono::seconds kGuard{30};

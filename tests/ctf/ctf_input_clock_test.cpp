@@ -12,6 +12,7 @@
 #include "collectors/ctf/worker_frames.hpp"
 #include "ctf_run.hpp"
 #include "ctf_trace_writer.hpp"
+#include "tests/support/test_paths.hpp"
 
 namespace apcgate::ctf_test {
 namespace {
@@ -191,7 +192,8 @@ TEST(CtfInputClock, HandMadeClockOfAnotherNameHasNoRelationToMonotonic) {
 TEST(CtfInputClock, LttngKernelAndUstTracesOfOneSession) {
     // babeltrace's corpus: kernel/ and ust/ of one session, offsets 1564079206.484157378 s and
     // .484157338 s; which one the probe meets first is the muxer's business.
-    const fs::path trace = fs::path(APCGATE_TESTDATA_DIR) / "ctf/succeed/multi-domains";
+    const fs::path trace =
+        fs::path(apcgate::test_paths::testdata_dir()) / "ctf/succeed/multi-domains";
     auto run = run_ctf(trace);
     ASSERT_TRUE(run) << run.error().to_string();
     const auto c = (*run)->source->clock();
@@ -203,7 +205,7 @@ TEST(CtfInputClock, LttngKernelAndUstTracesOfOneSession) {
 }
 
 TEST(CtfInputClock, TraceWithoutAClockIsADomainAlone) {
-    auto run = run_ctf(fs::path(APCGATE_TESTDATA_DIR) / "ctf/succeed/smalltrace");
+    auto run = run_ctf(fs::path(apcgate::test_paths::testdata_dir()) / "ctf/succeed/smalltrace");
     ASSERT_TRUE(run) << run.error().to_string();
     const auto c = (*run)->source->clock();
     EXPECT_EQ(c.domain, "");

@@ -7,6 +7,7 @@
 #include <string>
 
 #include "collectors/ctf/ctf_ingest.hpp"
+#include "tests/support/test_paths.hpp"
 
 // In the sanitizer build: libbabeltrace2's own leaks on rejected metadata are suppressed (see
 // lsan.supp), for this test program and the apcgate processes it starts. The plugin has no frame
@@ -23,7 +24,7 @@ extern "C" const char* __lsan_default_suppressions() {
 
 namespace {
 [[maybe_unused]] const bool kChildSanitizerOptions = [] {
-    const std::string supp = std::string("suppressions=") + APCGATE_SOURCE_DIR +
+    const std::string supp = std::string("suppressions=") + apcgate::test_paths::source_dir() +
                              "/tests/ctf/lsan.supp:fast_unwind_on_malloc=0";
     ::setenv("LSAN_OPTIONS", supp.c_str(), 0);
     return true;
@@ -87,7 +88,7 @@ std::map<std::string, std::int64_t> TraceRun::counter_totals() const {
 
 Result<std::unique_ptr<TraceRun>> run_ctf(const std::filesystem::path& input, int starts) {
     auto run = std::make_unique<TraceRun>();
-    auto source = collectors::ctf::open({input, {}, APCGATE_BINARY});
+    auto source = collectors::ctf::open({input, {}, apcgate::test_paths::apcgate_binary()});
     if (!source) return std::move(source).take_error();
     run->source = std::move(*source);
     run->source->declare(run->catalog);
@@ -118,8 +119,8 @@ Result<std::unique_ptr<TraceRun>> run_ctf(const std::filesystem::path& input, in
 
 std::filesystem::path libbabeltrace2_bug(const std::string& name,
                                          const std::filesystem::path& dir) {
-    std::ifstream in(std::filesystem::path(APCGATE_SOURCE_DIR) / "tests/ctf/libbabeltrace2_bugs" /
-                         (name + ".fuzz"),
+    std::ifstream in(std::filesystem::path(apcgate::test_paths::source_dir()) /
+                         "tests/ctf/libbabeltrace2_bugs" / (name + ".fuzz"),
                      std::ios::binary);
     const std::string d((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     EXPECT_GE(d.size(), 2U) << name;

@@ -20,6 +20,7 @@
 #include "collectors/ctf/trace_discovery.hpp"
 #include "ctf_run.hpp"
 #include "protocol/wire/byte_text.hpp"
+#include "tests/support/test_paths.hpp"
 
 namespace apcgate::ctf_test {
 namespace {
@@ -28,7 +29,8 @@ namespace ctf = collectors::ctf;
 namespace fs = std::filesystem;
 
 // Normalised: libbabeltrace2 names files by their normalised paths.
-const fs::path kCorpus = fs::weakly_canonical(fs::path(APCGATE_TESTDATA_DIR) / "ctf");
+const fs::path kCorpus =
+    fs::weakly_canonical(fs::path(apcgate::test_paths::testdata_dir()) / "ctf");
 
 std::vector<std::uint8_t> bytes(std::string_view s) {
     return {s.begin(), s.end()};
@@ -52,7 +54,7 @@ TEST(CtfDetect, SniffsTraceDirectoriesParentsAndMetadataFiles) {
     in.read(wire::chars_of(head), 64);
     EXPECT_TRUE(ctf::sniff(trace / "metadata", head));
     EXPECT_FALSE(ctf::sniff(trace / "u_0", head));  // data stream, not metadata
-    EXPECT_FALSE(ctf::sniff(fs::path(APCGATE_TESTDATA_DIR) / "xray", {}));
+    EXPECT_FALSE(ctf::sniff(fs::path(apcgate::test_paths::testdata_dir()) / "xray", {}));
 }
 
 TEST(CtfDetect, FindsEveryTraceBelowAParent) {
@@ -66,7 +68,7 @@ TEST(CtfDetect, FindsEveryTraceBelowAParent) {
     ASSERT_TRUE(nested);
     ASSERT_EQ(nested->size(), 1U);
     EXPECT_EQ(nested->front().filename(), "trace");
-    auto none = ctf::find_traces(fs::path(APCGATE_TESTDATA_DIR) / "fxt");
+    auto none = ctf::find_traces(fs::path(apcgate::test_paths::testdata_dir()) / "fxt");
     ASSERT_FALSE(none);
     EXPECT_NE(none.error().to_string().find("no CTF trace"), std::string::npos);
 }
@@ -147,7 +149,7 @@ TEST(CtfMetadataPackets, ATraceWithABadPacketIsRejectedNotHung) {
     std::ofstream(dir / "metadata", std::ios::binary)
         .write(wire::text_of(packet).data(), static_cast<std::streamsize>(packet.size()));
     std::ofstream(dir / "stream") << "data";
-    auto source = ctf::open({dir, {}, APCGATE_BINARY});
+    auto source = ctf::open({dir, {}, apcgate::test_paths::apcgate_binary()});
     ASSERT_FALSE(source);
     EXPECT_NE(source.error().to_string().find((dir / "metadata").string()), std::string::npos);
     EXPECT_EQ(source.error().field, "content_size");
@@ -346,11 +348,11 @@ TEST(CtfErrors, BabeltraceLogLinesArePickedOut) {
 }
 
 TEST(CtfErrors, OpenFailsClearlyOnAMissingOrEmptyPath) {
-    auto missing = ctf::open({"/nonexistent/trace", {}, APCGATE_BINARY});
+    auto missing = ctf::open({"/nonexistent/trace", {}, apcgate::test_paths::apcgate_binary()});
     ASSERT_FALSE(missing);
     EXPECT_NE(missing.error().to_string().find("/nonexistent/trace"), std::string::npos);
     const fs::path empty = scratch_dir("empty");
-    auto none = ctf::open({empty, {}, APCGATE_BINARY});
+    auto none = ctf::open({empty, {}, apcgate::test_paths::apcgate_binary()});
     ASSERT_FALSE(none);
     EXPECT_NE(none.error().to_string().find("no CTF trace"), std::string::npos);
     fs::remove_all(empty);

@@ -12,6 +12,7 @@
 #include <sstream>
 #include <thread>
 
+#include "tests/support/test_paths.hpp"
 #include "whole_file.hpp"
 
 extern char** environ;
@@ -21,7 +22,7 @@ namespace apcgate::e2e {
 namespace fs = std::filesystem;
 
 std::string apcgate_binary() {
-    return APCGATE_BINARY;
+    return apcgate::test_paths::apcgate_binary();
 }
 
 fs::path temp_dir(const std::string& name) {

@@ -14,6 +14,7 @@
 #include <thread>
 
 #include "daemon_process.hpp"
+#include "tests/support/test_paths.hpp"
 
 namespace apcgate::e2e {
 namespace {
@@ -327,9 +328,9 @@ TEST(Cli, HelpVersionAndUsageErrors) {
     static const std::regex kNamed(R"( \(commit ([0-9a-f]{7,40})(-dirty)?\))");
     std::smatch m;
     ASSERT_TRUE(std::regex_search(text, m, kNamed)) << text;
-    if (std::filesystem::exists(std::string(APCGATE_SOURCE_DIR) + "/.git")) {
-        const std::string known = std::string("git -C ") + APCGATE_SOURCE_DIR + " cat-file -e " +
-                                  m[1].str() + "^{commit}";
+    if (std::filesystem::exists(std::string(apcgate::test_paths::source_dir()) + "/.git")) {
+        const std::string known = std::string("git -C ") + apcgate::test_paths::source_dir() +
+                                  " cat-file -e " + m[1].str() + "^{commit}";
         EXPECT_EQ(std::system(known.c_str()), 0) << m[1] << " is no commit of the checkout";
     }
     for (const char* sub : {"serve", "record", "inspect", "convert"}) {

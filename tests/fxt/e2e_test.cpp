@@ -17,11 +17,13 @@
 #include "host_client.hpp"
 #include "protocol/apc/capture_stream.hpp"
 #include "source_runner.hpp"
+#include "tests/support/test_paths.hpp"
 
 namespace apcgate::e2e {
 namespace {
 
-const std::filesystem::path kDir = std::filesystem::path(APCGATE_TESTDATA_DIR) / "fxt";
+const std::filesystem::path kDir =
+    std::filesystem::path(apcgate::test_paths::testdata_dir()) / "fxt";
 
 nlohmann::json json_of(const std::string& output) {
     const auto start = output.find('{');

@@ -12,6 +12,7 @@
 
 #include "collectors/fxt/record_kinds.hpp"
 #include "source_runner.hpp"
+#include "tests/support/test_paths.hpp"
 
 namespace apcgate::fxt_test {
 namespace {
@@ -19,7 +20,8 @@ namespace {
 namespace kind = collectors::fxt::kind;
 using Counts = std::map<std::string_view, std::uint64_t>;
 
-const std::filesystem::path kDir = std::filesystem::path(APCGATE_TESTDATA_DIR) / "fxt";
+const std::filesystem::path kDir =
+    std::filesystem::path(apcgate::test_paths::testdata_dir()) / "fxt";
 
 // Every kind's `read` count must be exactly as listed (kinds not listed: none read).
 void expect_read(const SourceRun& run, const Counts& want) {

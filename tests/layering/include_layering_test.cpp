@@ -26,6 +26,8 @@
 #include <string>
 #include <vector>
 
+#include "tests/support/test_paths.hpp"
+
 namespace apcgate {
 namespace {
 
@@ -152,7 +154,7 @@ TEST(Layering, TheScanFindsAnUpwardIncludeInATree) {
 }
 
 TEST(Layering, NoIncludeInTheTreeRunsUpward) {
-    const auto found = upward_includes(APCGATE_SOURCE_DIR);
+    const auto found = upward_includes(apcgate::test_paths::source_dir());
     for (const auto& v : found)
         ADD_FAILURE() << v.file << ":" << v.line << ": includes \"" << v.included << "\" ("
                       << room_of(v.file) << " may not include "

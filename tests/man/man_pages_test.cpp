@@ -19,14 +19,15 @@
 #include <vector>
 
 #include "daemon/service/exit_codes.hpp"
+#include "tests/support/test_paths.hpp"
 #include "whole_file.hpp"
 
 namespace apcgate::man_test {
 namespace {
 
 namespace fs = std::filesystem;
-const fs::path kManDir = APCGATE_MAN_DIR;
-const fs::path kSource = APCGATE_SOURCE_DIR;
+const fs::path kManDir = apcgate::test_paths::man_dir();
+const fs::path kSource = apcgate::test_paths::source_dir();
 using e2e::read_whole_file;
 
 // Runs a shell command: (exit status, what it wrote to stdout and, unless redirected, stderr).
@@ -41,15 +42,15 @@ std::pair<int, std::string> run(const std::string& command) {
 }
 
 std::string help_of(const std::string& sub) {
-    auto [rc, out] =
-        run(std::string(APCGATE_BINARY) + (sub.empty() ? "" : " " + sub) + " --help 2>&1");
+    auto [rc, out] = run(std::string(apcgate::test_paths::apcgate_binary()) +
+                         (sub.empty() ? "" : " " + sub) + " --help 2>&1");
     EXPECT_EQ(rc, 0) << sub << ": " << out;
     return out;
 }
 
 // `apcgate --version`: "apcgate X.Y.Z".
 std::string version() {
-    auto [rc, out] = run(std::string(APCGATE_BINARY) + " --version 2>&1");
+    auto [rc, out] = run(std::string(apcgate::test_paths::apcgate_binary()) + " --version 2>&1");
     EXPECT_EQ(rc, 0) << out;
     while (!out.empty() && out.back() == '\n') out.pop_back();
     // "apcgate 0.1.0 (commit abc)": the pages name the program and its version, not the commit.

@@ -16,6 +16,7 @@
 #include "daemon_process.hpp"
 #include "perf_capture.hpp"
 #include "symbols.hpp"
+#include "tests/support/test_paths.hpp"
 
 namespace apcgate::collectors::perf::testing {
 namespace {
@@ -24,7 +25,7 @@ using e2e::DaemonProcess;
 using e2e::run_apcgate;
 using e2e::temp_dir;
 
-const std::string kWorkload = PERF_WORKLOAD;
+const std::string kWorkload = apcgate::test_paths::perf_workload();
 
 std::map<int, int> switches_per_tid(const CaptureFiles& c) {
     std::map<int, int> n;

@@ -14,13 +14,14 @@
 #include "collectors/perf/record_tokenizer.hpp"
 #include "collectors/perf/ring_buffer.hpp"
 #include "collectors/perf/tracepoint_payloads.hpp"
+#include "tests/support/test_paths.hpp"
 
 namespace apcgate::collectors::perf {
 namespace {
 
 namespace fs = std::filesystem;
 
-const fs::path kData = fs::path(APCGATE_SOURCE_DIR) / "tests/perf/data";
+const fs::path kData = fs::path(apcgate::test_paths::source_dir()) / "tests/perf/data";
 
 std::vector<std::uint8_t> read_bytes(const fs::path& p) {
     std::ifstream in(p, std::ios::binary);

@@ -17,6 +17,7 @@
 #include "collectors/perf/tracepoint_format.hpp"
 #include "events_of.hpp"
 #include "record_bytes.hpp"
+#include "tests/support/test_paths.hpp"
 
 namespace apcgate::collectors::perf {
 namespace {
@@ -164,7 +165,7 @@ constexpr std::uint32_t kPid = 500, kX = 501, kY = 502;
 constexpr std::int64_t kSleeping = 1, kUninterruptible = 2, kPreempted = 0x100;
 
 std::string data_file(const std::string& name) {
-    std::ifstream in(fs::path(APCGATE_SOURCE_DIR) / "tests/perf/data" / name);
+    std::ifstream in(fs::path(apcgate::test_paths::source_dir()) / "tests/perf/data" / name);
     std::ostringstream s;
     s << in.rdbuf();
     return s.str();

@@ -10,6 +10,7 @@
 #include "collectors/perf/tracefs.hpp"
 #include "collectors/perf/tracepoint_payloads.hpp"
 #include "record_bytes.hpp"
+#include "tests/support/test_paths.hpp"
 
 namespace apcgate::collectors::perf {
 namespace {
@@ -17,7 +18,7 @@ namespace {
 namespace fs = std::filesystem;
 
 std::string data_file(const std::string& name) {
-    std::ifstream in(fs::path(APCGATE_SOURCE_DIR) / "tests/perf/data" / name);
+    std::ifstream in(fs::path(apcgate::test_paths::source_dir()) / "tests/perf/data" / name);
     std::ostringstream s;
     s << in.rdbuf();
     return s.str();

@@ -12,6 +12,8 @@
 #include <string>
 #include <vector>
 
+#include "tests/support/test_paths.hpp"
+
 namespace apcgate::test {
 
 // Removes the unpacked copy when the test program ends.
@@ -27,7 +29,8 @@ inline const std::filesystem::path& gatord_capture_dir() {
     static RemovedAtExit cleanup;
     static const std::filesystem::path kDir = [] {
         const std::filesystem::path src =
-            std::filesystem::path(APCGATE_TESTDATA_DIR) / "gatord" / "gatord-local.apc";
+            std::filesystem::path(apcgate::test_paths::testdata_dir()) / "gatord" /
+            "gatord-local.apc";
         std::string tmpl =
             (std::filesystem::temp_directory_path() / "gatord-capture-XXXXXX").string();
         if (mkdtemp(tmpl.data()) == nullptr) return std::filesystem::path();

@@ -24,6 +24,7 @@
 #include "protocol/perf_framing/frames.hpp"
 #include "protocol/wire/byte_text.hpp"
 #include "tests/perf/perf_capture.hpp"
+#include "tests/support/test_paths.hpp"
 
 namespace apcgate {
 namespace {
@@ -34,7 +35,7 @@ using collectors::perf::testing::read_tids;
 using e2e::run_apcgate;
 using e2e::temp_dir;
 
-const std::string kWorkload = PERF_WORKLOAD;
+const std::string kWorkload = apcgate::test_paths::perf_workload();
 constexpr int kPingPongs = 2000;
 // The fewest switch records a followed ping-pong thread can have: it blocks in read() once per
 // round, except that a thread's first read finds the byte already there when the other thread

@@ -8,6 +8,7 @@
 
 #include "perf_capture_check.hpp"
 #include "serve_fixture.hpp"
+#include "tests/support/test_paths.hpp"
 
 namespace apcgate::e2e {
 namespace {
@@ -117,7 +118,7 @@ TEST_F(ServePerfFraming, ASlowClientLeavesTheRecordsInTheKernelsRings) {
 
 TEST_F(ServePerfFraming, TraceInputsKeepTheGatorFraming) {
     start({"--framing", "perf", "--source",
-           "fxt:" + std::string(APCGATE_TESTDATA_DIR) + "/fxt/fxtcpp_sched.fxt"});
+           "fxt:" + std::string(apcgate::test_paths::testdata_dir()) + "/fxt/fxtcpp_sched.fxt"});
     auto c = HostClient::connect(port_);
     ASSERT_TRUE(c);
     EXPECT_EQ(c->handshake(), std::optional<std::string>("GATOR 680\n"));

@@ -13,9 +13,11 @@
 #include <string>
 #include <vector>
 
+#include "tests/support/test_paths.hpp"
+
 namespace apcgate::reference_test {
 
-inline const std::filesystem::path kTestdata = APCGATE_TESTDATA_DIR;
+inline const std::filesystem::path kTestdata = apcgate::test_paths::testdata_dir();
 
 // The files (or, with `directories`, the folders) in `dir` whose name ends in `suffix`, as
 // paths relative to kTestdata, sorted; `recursive` descends into subfolders. Gtest lists the

@@ -6,6 +6,7 @@
 #include <fstream>
 
 #include "daemon/server/connection.hpp"
+#include "tests/support/test_paths.hpp"
 
 namespace apcgate::daemon {
 namespace {
@@ -128,7 +129,8 @@ TEST(ServiceConfig, OversizedFilesAreRefused) {
 }
 
 TEST(ServiceConfig, TheShippedDefaultFileParsesToTheDefaults) {
-    auto c = load_service_config(std::string(APCGATE_SOURCE_DIR) + "/systemd/apcgate.default");
+    auto c = load_service_config(std::string(apcgate::test_paths::source_dir()) +
+                                 "/systemd/apcgate.default");
     ASSERT_TRUE(c) << c.error().to_string();
     EXPECT_TRUE(c->warnings.empty());
     EXPECT_EQ(c->port, std::optional<std::uint16_t>(8080));

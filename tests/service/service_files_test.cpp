@@ -15,13 +15,14 @@
 #include <sstream>
 
 #include "service_support.hpp"
+#include "tests/support/test_paths.hpp"
 #include "whole_file.hpp"
 
 namespace apcgate::service_test {
 namespace {
 
 namespace fs = std::filesystem;
-const fs::path kSource = APCGATE_SOURCE_DIR;
+const fs::path kSource = apcgate::test_paths::source_dir();
 using e2e::read_whole_file;
 
 // Runs a command, returning (exit status, stdout+stderr).
@@ -62,7 +63,7 @@ std::string one(const std::multimap<std::string, std::string>& m, const std::str
 }
 
 TEST(SystemdUnit, HasWhatTheServiceNeedsAndTheHardening) {
-    const auto unit = unit_section(read_whole_file(APCGATE_UNIT_FILE), "Service");
+    const auto unit = unit_section(read_whole_file(apcgate::test_paths::unit_file()), "Service");
     EXPECT_EQ(one(unit, "Type"), "notify");
     EXPECT_EQ(one(unit, "Restart"), "on-failure");
     EXPECT_EQ(one(unit, "StateDirectory"), "apcgate");
@@ -86,7 +87,7 @@ TEST(SystemdUnit, HasWhatTheServiceNeedsAndTheHardening) {
     EXPECT_EQ(unit.count("ProtectKernelLogs"), 0U);
     EXPECT_EQ(unit.count("ProtectKernelTunables"), 0U);
     EXPECT_EQ(unit.count("ProtectProc"), 0U);
-    const auto install = unit_section(read_whole_file(APCGATE_UNIT_FILE), "Install");
+    const auto install = unit_section(read_whole_file(apcgate::test_paths::unit_file()), "Install");
     EXPECT_EQ(one(install, "WantedBy"), "multi-user.target");
 }
 
@@ -94,9 +95,9 @@ TEST(SystemdUnit, SystemdAnalyzeVerifyAcceptsTheGeneratedUnit) {
     if (capture("command -v systemd-analyze").first != 0)
         GTEST_SKIP() << "systemd-analyze is not installed (CI installs systemd)";
     // verify checks that ExecStart's program exists: point it at the binary under test.
-    std::string text = read_whole_file(APCGATE_UNIT_FILE);
+    std::string text = read_whole_file(apcgate::test_paths::unit_file());
     text = std::regex_replace(text, std::regex(R"(ExecStart=\S+)"),
-                              std::string("ExecStart=") + APCGATE_BINARY);
+                              std::string("ExecStart=") + apcgate::test_paths::apcgate_binary());
     const fs::path dir = e2e::temp_dir("unit");
     write_file(dir / "apcgate.service", text);
     // --man=no: the man page is checked on the installed package, where `man` can find it.

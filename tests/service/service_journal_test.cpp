@@ -10,6 +10,7 @@
 
 #include "daemon_process.hpp"
 #include "service_support.hpp"
+#include "tests/support/test_paths.hpp"
 #include "udp_probe.hpp"
 
 namespace apcgate::service_test {
@@ -56,7 +57,8 @@ TEST(ContainerHealthCheck, PassesAgainstTheDaemonAndFailsWithoutIt) {
         serve_args(e2e::temp_dir("state"), {"--no-discovery", "--log-level", "debug"}));
     const auto port = d.wait_for_port();
     ASSERT_TRUE(port) << d.log();
-    const std::string script = std::string(APCGATE_SOURCE_DIR) + "/docker/healthcheck.sh";
+    const std::string script =
+        std::string(apcgate::test_paths::source_dir()) + "/docker/healthcheck.sh";
     const std::string check = "APCGATE_PORT=" + std::to_string(*port) + " " + script;
     EXPECT_EQ(run_shell(check), 0) << d.log();
     // The check says goodbye with a Disconnect command, so the daemon logs no error for it.

@@ -9,6 +9,7 @@
 #include "host_client.hpp"
 #include "notify_listener.hpp"
 #include "service_support.hpp"
+#include "tests/support/test_paths.hpp"
 
 namespace apcgate::service_test {
 namespace {
@@ -116,7 +117,7 @@ TEST_F(ServiceReload, ABadFileOnSighupKeepsTheRunningSettings) {
 }
 
 std::string barman_trace() {
-    return std::string(APCGATE_TESTDATA_DIR) + "/barman/barman64le_linear.raw";
+    return std::string(apcgate::test_paths::testdata_dir()) + "/barman/barman64le_linear.raw";
 }
 
 TEST_F(ServiceReload, SighupSwapsSourcesOnTheSamePort) {

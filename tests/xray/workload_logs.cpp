@@ -8,6 +8,7 @@
 #include <map>
 #include <mutex>
 
+#include "tests/support/test_paths.hpp"
 #include "xray_test_support.hpp"
 
 namespace apcgate::xray_test {
@@ -54,7 +55,7 @@ std::optional<Workload> workload(bool with_typed) {
         candidate.binary = candidate.dir / (with_typed ? "workload_typed" : "workload");
         const std::string cmd =
             clangxx() + " -O2 -fno-exceptions -fxray-instrument -fxray-instruction-threshold=1 " +
-            (with_typed ? "-DWITH_TYPED " : "") + APCGATE_SOURCE_DIR +
+            (with_typed ? "-DWITH_TYPED " : "") + apcgate::test_paths::source_dir() +
             "/tests/xray/workload/xray_workload.cpp -o " + candidate.binary.string() + " -pthread";
         if (run(cmd).first == 0) w = candidate;
     }
@@ -66,9 +67,9 @@ std::optional<std::filesystem::path> build_instrumented(const std::string& sourc
                                                         const std::string& flags) {
     if (clangxx().empty()) return std::nullopt;
     const auto binary = scratch_dir() / std::filesystem::path(source).stem();
-    const std::string cmd = clangxx() + " -O2 -fxray-instrument " + APCGATE_SOURCE_DIR +
-                            "/tests/xray/workload/" + source + " -o " + binary.string() + " " +
-                            flags;
+    const std::string cmd = clangxx() + " -O2 -fxray-instrument " +
+                            apcgate::test_paths::source_dir() + "/tests/xray/workload/" + source +
+                            " -o " + binary.string() + " " + flags;
     if (run(cmd).first != 0) return std::nullopt;
     return binary;
 }

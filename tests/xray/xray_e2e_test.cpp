@@ -21,6 +21,7 @@
 #include "serve_fixture.hpp"
 #include "spans_from_capture.hpp"
 #include "statistic_value.hpp"
+#include "tests/support/test_paths.hpp"
 #include "workload_logs.hpp"
 #include "xray_test_support.hpp"
 
@@ -301,10 +302,11 @@ TEST(XrayConvert, EveryCutOfAnLlvmLogExitsThreeWithAValidCapture) {
     // The file issue 27 found: fdr-log-arg1 cut at byte 172 of 288, which lost only the junk
     // after the buffer's EndOfBuffer record. Its calls are all there, but the file is not.
     nlohmann::json report;
-    const auto spans = convert_and_read(
-        {(std::filesystem::path(APCGATE_TESTDATA_DIR) / "hostile" / "xray_trunc_at172_exit0.xray")
-             .string()},
-        "", &report, 3);
+    const auto spans =
+        convert_and_read({(std::filesystem::path(apcgate::test_paths::testdata_dir()) / "hostile" /
+                           "xray_trunc_at172_exit0.xray")
+                              .string()},
+                         "", &report, 3);
     EXPECT_FALSE(report["complete"].get<bool>());
     const auto& stop = report["inputs"][0]["stopped"];
     EXPECT_EQ(stop["record"], "NewBuffer") << stop.dump();
@@ -322,10 +324,10 @@ TEST(XrayConvert, EveryCutOfAnLlvmLogExitsThreeWithAValidCapture) {
 TEST(XrayConvert, AFlippedCpuIsAProblemAndNoCore) {
     nlohmann::json report;
     nlohmann::json inspected;
-    convert_and_read(
-        {(std::filesystem::path(APCGATE_TESTDATA_DIR) / "hostile" / "xray_flip02_core18481.xray")
-             .string()},
-        "", &report, 3, &inspected);
+    convert_and_read({(std::filesystem::path(apcgate::test_paths::testdata_dir()) / "hostile" /
+                       "xray_flip02_core18481.xray")
+                          .string()},
+                     "", &report, 3, &inspected);
     EXPECT_LT(inspected["target"]["cores"].get<int>(), 256) << inspected["target"].dump();
     bool named = false;
     for (const auto& p : report["inputs"][0]["problems"]) {

@@ -8,13 +8,14 @@
 
 #include "collectors/xray/xray_reader.hpp"
 #include "protocol/wire/byte_text.hpp"
+#include "tests/support/test_paths.hpp"
 
 namespace apcgate::xray_test {
 
 namespace cx = collectors::xray;
 
 std::filesystem::path testdata(const std::string& name) {
-    return std::filesystem::path(APCGATE_TESTDATA_DIR) / "xray" / name;
+    return std::filesystem::path(apcgate::test_paths::testdata_dir()) / "xray" / name;
 }
 
 std::vector<std::uint8_t> read_bytes(const std::filesystem::path& path) {

@@ -15,7 +15,7 @@
 
 namespace apcgate::xray_test {
 
-std::filesystem::path testdata(const std::string& name);  // in APCGATE_TESTDATA_DIR/xray
+std::filesystem::path testdata(const std::string& name);  // in tests/data/xray
 std::vector<std::uint8_t> read_bytes(const std::filesystem::path& path);
 void write_bytes(const std::filesystem::path& path, const std::vector<std::uint8_t>& bytes);
 

@@ -20,8 +20,8 @@ namespace apcgate::collectors::fxt {
 class ArchiveReader {
   public:
     struct Limits {
-        std::size_t max_items = 65536;
-        std::size_t max_bytes = std::size_t{4} << 20;
+        std::size_t max_items = 16384;
+        std::size_t max_bytes = std::size_t{1} << 20;
         std::size_t buffer_capacity = OrderBuffer::kDefaultCapacity;
     };
     struct Chunk {

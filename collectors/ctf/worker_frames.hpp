@@ -49,9 +49,9 @@ namespace apcgate::collectors::ctf {
 
 // A chunk ends after kChunkEvents model events or kChunkTextBytes of text, whichever comes
 // first; it may pass either by one batch of messages' worth.
-inline constexpr std::size_t kChunkEvents = 65536;
+inline constexpr std::size_t kChunkEvents = 16384;
 inline constexpr std::size_t kChunkSlack = 4096;
-inline constexpr std::size_t kChunkTextBytes = 4 << 20;
+inline constexpr std::size_t kChunkTextBytes = 1 << 20;
 
 // A chunk is about 64K events and a few MiB of text (ctf_source.hpp): far below this.
 inline constexpr std::uint32_t kMaxFrameBytes = 64u << 20;

@@ -78,9 +78,9 @@ class CtfSource final : public ingest::IngestSource {
     std::unique_ptr<WorkerClient> worker_;
     // Used by the reader thread alone while it runs.
     FrameBytes body_;
-    // The frame being decoded. Its buffers (a chunk's 64 K model events, texts and slices:
-    // about 10 MiB) stay in this thread from frame to frame; only the span runs built from them
-    // go to the poller, so they are not faulted in afresh whenever a chunk does not come back.
+    // The frame being decoded. Its buffers (a chunk's kChunkEvents model events, texts and
+    // slices: a few MiB) stay in this thread from frame to frame; only the span runs built from
+    // them go to the poller, so they are not faulted in afresh whenever a chunk does not come back.
     Chunk decoded_;
     std::atomic<std::uint64_t> events_read_{0};  // trace events, for the errors
     std::unique_ptr<ingest::BoundedQueue<Chunk>> queue_;

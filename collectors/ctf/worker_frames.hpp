@@ -53,7 +53,7 @@ inline constexpr std::size_t kChunkEvents = 16384;
 inline constexpr std::size_t kChunkSlack = 4096;
 inline constexpr std::size_t kChunkTextBytes = 1 << 20;
 
-// A chunk is about 64K events and a few MiB of text (ctf_source.hpp): far below this.
+// A chunk is about kChunkEvents events and kChunkTextBytes of text: far below this.
 inline constexpr std::uint32_t kMaxFrameBytes = 64u << 20;
 inline constexpr std::size_t kFrameHeaderBytes = 5;
 // The probe's clock domain and description are a few dozen bytes (the clock's name is cut at

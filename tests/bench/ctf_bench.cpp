@@ -39,11 +39,11 @@ std::filesystem::path trace() {
 }
 
 // The CTF source runs libbabeltrace2 in a worker process, the apcgate binary: the one of this
-// build tree (build/tests/bench/ctf_bench -> build/daemon/apcgate) unless APCGATE_BINARY names
-// another. The worker's CPU time is not the bench process's: process_cpu_ms leaves it out.
+// build tree unless APCGATE_BINARY names another. The worker's CPU time is not the bench
+// process's: process_cpu_ms leaves it out.
 std::filesystem::path apcgate_binary() {
     if (const char* env = std::getenv("APCGATE_BINARY")) return env;
-    return std::filesystem::read_symlink("/proc/self/exe").parent_path() / "../../daemon/apcgate";
+    return test_paths::apcgate_binary();
 }
 
 double process_cpu_ms() {

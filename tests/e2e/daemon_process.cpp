@@ -21,10 +21,6 @@ namespace apcgate::e2e {
 
 namespace fs = std::filesystem;
 
-std::string apcgate_binary() {
-    return apcgate::test_paths::apcgate_binary();
-}
-
 fs::path temp_dir(const std::string& name) {
     // Every directory of this test process lives under one root that is removed when the process
     // exits (APCGATE_KEEP_TEMP=1 keeps it, to look at a failure's files).
@@ -49,7 +45,7 @@ namespace {
 // Everything the child needs is made before fork(): after it, only async-signal-safe calls.
 pid_t spawn(const std::vector<std::string>& args, const fs::path& log,
             const std::vector<std::pair<std::string, std::string>>& extra_env) {
-    std::vector<std::string> full{apcgate_binary()};
+    std::vector<std::string> full{test_paths::apcgate_binary()};
     full.insert(full.end(), args.begin(), args.end());
     std::vector<char*> argv;
     argv.reserve(full.size() + 1);

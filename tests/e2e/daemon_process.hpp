@@ -67,8 +67,6 @@ class SignalBlocked {
     sigset_t previous_{};
 };
 
-// The binary under test (tests/support/test_paths.hpp).
-std::string apcgate_binary();
 // Runs `apcgate args...` to completion, capturing stdout+stderr; returns (exit code, output).
 std::pair<int, std::string> run_apcgate(const std::vector<std::string>& args,
                                         std::chrono::seconds timeout = std::chrono::seconds(60));

@@ -184,7 +184,7 @@ TEST(PerfRecord, AnUnprivilegedUserFollowsItsOwnCommand) {
                                            "--reuid=65534",
                                            "--regid=65534",
                                            "--clear-groups",
-                                           e2e::apcgate_binary(),
+                                           apcgate::test_paths::apcgate_binary(),
                                            "record",
                                            "-o",
                                            (dir / "nobody.apc").string(),

@@ -21,6 +21,7 @@
 #include "daemon/cli/record_loop.hpp"
 #include "daemon/cli/subcommand.hpp"
 #include "daemon/service/exit_codes.hpp"
+#include "daemon/service/heap_policy.hpp"
 #include "daemon/service/log_text.hpp"
 #include "daemon/service/logging.hpp"
 #include "xml/documents.hpp"
@@ -186,6 +187,7 @@ std::optional<int> choose_followed(const RecordOptions& o, GatedChild& child,
 }  // namespace
 
 int run_record(const RecordOptions& o) {
+    if (!use_capture_heap_policy()) spdlog::debug("glibc kept its own heap policy");
     // From here until the event loop's own handlers take over, a SIGINT or SIGTERM is kept and
     // ends the capture once it has begun.
     const InterruptFlag stop_during_set_up;

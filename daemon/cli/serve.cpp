@@ -10,6 +10,7 @@
 #include "daemon/cli/subcommand.hpp"
 #include "daemon/server/serve_supervisor.hpp"
 #include "daemon/service/exit_codes.hpp"
+#include "daemon/service/heap_policy.hpp"
 #include "daemon/service/journal_log.hpp"
 #include "daemon/service/logging.hpp"
 
@@ -17,6 +18,7 @@ namespace apcgate::daemon {
 
 int run_serve(const ServeOptions& options) {
     use_journal_priorities();  // before the first line: "<6>..." when stderr is the journal
+    if (!use_capture_heap_policy()) spdlog::debug("glibc kept its own heap policy");
     if (options.discovery_ports.size() > kMaxDiscoveryPorts) {
         spdlog::error("--discovery-port: at most {} ports", kMaxDiscoveryPorts);
         return kExitUsage;

@@ -92,10 +92,14 @@ void probe_tracepoints(const ProbeOptions& o, const Prober& p, const AttrCommon&
 
 void probe_hardware(const ProbeOptions& o, const Prober& p, const AttrCommon& ac,
                     Capabilities& caps) {
-    const std::vector<pmu::DetectedPmu> pmus = o.pmus ? *o.pmus : pmu::detect_pmus();
+    const std::vector<pmu::DetectedPmu> pmus = o.pmus ? *o.pmus : pmu::detect_pmus(o.sys_root);
     if (pmus.empty()) {
         caps.notes.push_back(
-            "libpfm4 recognises no hardware PMU on this CPU: no hardware counters");
+            pmu::kernel_lists_hardware_pmu(o.sys_root)
+                ? "libpfm4 recognises no hardware PMU on this CPU: no hardware counters"
+                : "the kernel lists no hardware PMU (" +
+                      (o.sys_root / "bus/event_source/devices").string() +
+                      "): no hardware counters");
         return;
     }
     // One cluster per distinct Arm core type (big.LITTLE); any other CPU is one generic cluster.

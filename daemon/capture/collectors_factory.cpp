@@ -54,7 +54,7 @@ CollectorSet make_live_collectors(const LiveCollectorOptions& options, Framing f
     // libpfm4 names the CPU's PMU from CPUID/MIDR; whether the kernel lets us open it (VMs
     // often do not) is for the perf collector to probe. Detected once, here: each detection
     // loads libpfm4 afresh (collectors/pmu/libpfm.hpp).
-    auto pmus = collectors::pmu::detect_pmus();
+    auto pmus = collectors::pmu::detect_pmus(options.sys_root);
     for (const auto& p : pmus)
         spdlog::debug("libpfm4 PMU {} ({}): {} counters + {} fixed", p.name, p.description,
                       p.generic_counters, p.fixed_counters);

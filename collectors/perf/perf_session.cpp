@@ -7,7 +7,6 @@
 #include <cstring>
 #include <map>
 #include <system_error>
-#include <thread>
 
 #include "collectors/perf/event_attrs.hpp"
 
@@ -57,6 +56,7 @@ Result<std::unique_ptr<PerfSession>> PerfSession::open(const SessionPlan& plan,
                                                        std::vector<std::string>& warnings) {
     std::unique_ptr<PerfSession> s(new PerfSession());
     s->scale_ = plan.scale;
+    s->release_ = plan.tracepoint_release;
     const bool follow = !(plan.targets.size() == 1 && plan.targets.front() == -1);
     Opening o{plan, opener, layouts, normalizer, warnings, {}, {}, 0, -1};
     o.per_task.kernel = plan.kernel;
@@ -112,25 +112,19 @@ int PerfSession::open_writer(Opening& o, const perf_event_attr& attr, pid_t pid,
 }
 
 PerfSession::~PerfSession() {
-    // The last close of a tracepoint's events waits for an RCU grace period while the kernel
-    // unregisters its probe (10-15 ms each here). Closing each tracepoint's events on a thread
-    // of its own lets those waits overlap instead of adding up at the end of every capture.
+    // Each tracepoint's events together: their last close is the slow one
+    // (tracepoint_release.hpp).
     std::map<std::uint64_t, std::vector<PerfFd>> by_tracepoint;
     for (PerfFd& fd : fds_) {
         const auto it = tracepoint_of_.find(fd.get());
         if (it != tracepoint_of_.end()) by_tracepoint[it->second].push_back(std::move(fd));
     }
-    std::vector<std::thread> closers;
-    for (auto& [id, fds] : by_tracepoint) {
-        try {
-            closers.emplace_back([&group = fds] { group.clear(); });
-        } catch (const std::system_error&) {
-            fds.clear();  // no thread to be had: close them here, one wait after the other
-        }
-    }
+    std::vector<std::vector<PerfFd>> groups;
+    groups.reserve(by_tracepoint.size());
+    for (auto& [id, fds] : by_tracepoint) groups.push_back(std::move(fds));
     fds_.clear();
     rings_.clear();
-    for (std::thread& t : closers) t.join();
+    release_tracepoint_events(groups, release_);
 }
 
 // Every event of one target (a followed thread, or -1: every task) on the current CPU.

@@ -16,6 +16,7 @@
 #include "collectors/perf/record_normalizer.hpp"
 #include "collectors/perf/record_parser.hpp"
 #include "collectors/perf/ring_buffer.hpp"
+#include "collectors/perf/tracepoint_release.hpp"
 #include "protocol/model/event.hpp"
 
 namespace apcgate::collectors::perf {
@@ -51,6 +52,8 @@ struct SessionPlan {
     // for CPU-wide events: a per-task event bound to one CPU is "enabled but not running"
     // whenever its task runs elsewhere, which is not multiplexing.
     bool scale = true;
+    // How the tracepoint events are closed at the end (a helper when the process ends next).
+    TracepointRelease tracepoint_release = TracepointRelease::Threads;
 };
 
 // One counter's running total on one CPU (summed over followed tasks, scaled for multiplexing).
@@ -107,6 +110,7 @@ class PerfSession {
     std::vector<Ring> rings_;
     std::vector<Group> groups_;
     bool scale_ = true;
+    TracepointRelease release_ = TracepointRelease::Threads;
     std::vector<std::uint64_t> read_buf_;
 };
 

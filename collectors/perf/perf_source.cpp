@@ -112,6 +112,8 @@ Status PerfSource::start(const CaptureContext& ctx) {
     auto c =
         std::make_unique<Capture>(options_, plan_capture(caps_, ctx, targets, options_.from_exec));
     if (options_.ring_bytes != 0) c->plan.session.ring_bytes = options_.ring_bytes;
+    if (options_.exits_after_capture)
+        c->plan.session.tracepoint_release = TracepointRelease::Helper;
     for (const auto& name : c->plan.ignored)
         log(LogLevel::Warn, "perf: counter " + name + " cannot be programmed here: ignored");
 

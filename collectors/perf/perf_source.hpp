@@ -50,6 +50,9 @@ struct PerfOptions {
     // A daemon waiting for a client leaves it unset: an open tracepoint event costs every
     // context switch while it waits.
     bool capture_follows_probe = false;
+    // The process ends right after its capture (`record`): the tracepoints' last closes, and
+    // the kernel's waits in them, are left to a helper process (tracepoint_release.hpp).
+    bool exits_after_capture = false;
 };
 
 // At most this many events leave the source per poll (memory stays bounded per step: 1.5 MB

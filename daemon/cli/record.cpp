@@ -199,6 +199,7 @@ int run_record(const RecordOptions& o) {
     ::signal(SIGPIPE, SIG_IGN);  // a child that vanished before its gate opened
     LiveCollectorOptions followed = o.collectors;
     followed.capture_follows_probe = true;
+    followed.exits_after_capture = true;
     GatedChild child;
     if (const auto failed = choose_followed(o, child, followed)) return *failed;
     CollectorSet collectors = make_live_collectors(followed, o.framing);

@@ -3,15 +3,15 @@
 #include "collectors/pmu/libpfm.hpp"
 
 #include <gtest/gtest.h>
-#include <stdlib.h>
 
 #include <cstring>
-#include <filesystem>
 #include <fstream>
+#include <memory>
 #include <sstream>
 #include <string>
 
 #include "collectors/pmu/pmu_probe.hpp"
+#include "tests/collectors/fake_tree.hpp"
 
 namespace apcgate::collectors::pmu {
 namespace {
@@ -62,48 +62,33 @@ TEST(Libpfm, LoadsAgainAfterUnloading) {
 }
 
 // A /sys with the event sources named, and nothing else.
-class FakeEventSources {
-  public:
-    explicit FakeEventSources(std::initializer_list<const char*> devices) {
-        std::string tmpl =
-            (std::filesystem::temp_directory_path() / "event_sources.XXXXXX").string();
-        EXPECT_NE(::mkdtemp(tmpl.data()), nullptr);
-        root_ = tmpl;
-        for (const char* d : devices)
-            std::filesystem::create_directories(root_ / "bus/event_source/devices" / d);
-    }
-    ~FakeEventSources() {
-        std::error_code ec;
-        std::filesystem::remove_all(root_, ec);
-    }
-    FakeEventSources(const FakeEventSources&) = delete;
-    FakeEventSources& operator=(const FakeEventSources&) = delete;
-    [[nodiscard]] const std::filesystem::path& sys() const { return root_; }
-
-  private:
-    std::filesystem::path root_;
-};
+std::unique_ptr<procfs::testing::FakeTree> event_sources(std::initializer_list<const char*> names) {
+    auto tree = std::make_unique<procfs::testing::FakeTree>();
+    for (const char* n : names) tree->sys_dir(std::string("bus/event_source/devices/") + n);
+    return tree;
+}
 
 TEST(HardwarePmuListed, NotWhenTheKernelHasOnlyItsSoftwareSources) {
     // This VM's list: no PMU is passed through.
-    const FakeEventSources vm{"breakpoint", "msr", "software", "tracepoint", "uprobe", "kprobe"};
-    EXPECT_FALSE(kernel_lists_hardware_pmu(vm.sys()));
-    EXPECT_TRUE(detect_pmus(vm.sys()).empty());
+    const auto vm =
+        event_sources({"breakpoint", "msr", "software", "tracepoint", "uprobe", "kprobe"});
+    EXPECT_FALSE(kernel_lists_hardware_pmu(vm->sys()));
+    EXPECT_TRUE(detect_pmus(vm->sys()).empty());
 }
 
 TEST(HardwarePmuListed, WhenAnyOtherSourceIsThere) {
     for (const char* pmu : {"cpu", "armv8_pmuv3_0", "armv8_cortex_a53", "power", "amd_df"}) {
-        const FakeEventSources board{"software", "tracepoint", pmu};
-        EXPECT_TRUE(kernel_lists_hardware_pmu(board.sys())) << pmu;
+        const auto board = event_sources({"software", "tracepoint", pmu});
+        EXPECT_TRUE(kernel_lists_hardware_pmu(board->sys())) << pmu;
     }
 }
 
 TEST(HardwarePmuListed, AskLibpfmWhenTheListCannotBeRead) {
-    const FakeEventSources empty_sys{};
-    EXPECT_TRUE(kernel_lists_hardware_pmu(empty_sys.sys() / "no-such-sys"));
+    const procfs::testing::FakeTree empty;  // no bus/ at all
+    EXPECT_TRUE(kernel_lists_hardware_pmu(empty.sys()));
     // With a hardware source listed, detection is libpfm4's, as on the real /sys.
-    const FakeEventSources board{"software", "cpu"};
-    const auto fake = detect_pmus(board.sys());
+    const auto board = event_sources({"software", "cpu"});
+    const auto fake = detect_pmus(board->sys());
     const auto real = detect_pmus("/tmp/apcgate-no-such-sys");
     ASSERT_EQ(fake.size(), real.size());
     for (std::size_t i = 0; i < fake.size(); ++i) EXPECT_EQ(fake[i].name, real[i].name);

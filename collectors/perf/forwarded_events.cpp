@@ -121,6 +121,7 @@ Result<std::unique_ptr<ForwardedEvents>> ForwardedEvents::open(const SessionPlan
     std::unique_ptr<ForwardedEvents> s(new ForwardedEvents());
     s->attrs_ = forwarded_attrs(plan);
     s->enable_on_exec_ = follows(plan) && plan.enable_on_exec;
+    s->release_ = plan.tracepoint_release;
     for (const int cpu : plan.cpus) {
         Cpu c;
         c.cpu = cpu;
@@ -151,6 +152,7 @@ Result<std::unique_ptr<ForwardedEvents>> ForwardedEvents::open(const SessionPlan
                     continue;
                 }
                 s->fds_.emplace_back(fd);
+                if (attr.type == PERF_TYPE_TRACEPOINT) s->tracepoint_of_[fd] = attr.config;
                 if (is_sideband && c.owner_fd < 0) {
                     Result<PerfRing> ring = PerfRing::map(fd, plan.ring_bytes);
                     for (std::size_t b = plan.ring_bytes / 2; !ring && b >= 8192; b /= 2)
@@ -188,6 +190,11 @@ Result<std::unique_ptr<ForwardedEvents>> ForwardedEvents::open(const SessionPlan
         return Error::at(ErrorKind::Io,
                          warnings.empty() ? "no perf ring could be opened" : warnings.front());
     return s;
+}
+
+ForwardedEvents::~ForwardedEvents() {
+    cpus_.clear();
+    close_events(fds_, tracepoint_of_, release_);
 }
 
 Status ForwardedEvents::enable() {

@@ -21,6 +21,7 @@
 #include <linux/perf_event.h>
 
 #include <cstdint>
+#include <map>
 #include <memory>
 #include <string>
 #include <utility>
@@ -29,6 +30,7 @@
 #include "collectors/perf/perf_fd.hpp"
 #include "collectors/perf/perf_session.hpp"
 #include "collectors/perf/ring_buffer.hpp"
+#include "collectors/perf/tracepoint_release.hpp"
 
 namespace apcgate::collectors::perf {
 
@@ -63,6 +65,10 @@ class ForwardedEvents {
     static Result<std::unique_ptr<ForwardedEvents>> open(const SessionPlan& plan,
                                                          const EventOpener& opener,
                                                          std::vector<std::string>& warnings);
+    // Closes the tracepoint events as plan.tracepoint_release says (tracepoint_release.hpp).
+    ~ForwardedEvents();
+    ForwardedEvents(const ForwardedEvents&) = delete;
+    ForwardedEvents& operator=(const ForwardedEvents&) = delete;
     // Enables the events (unless they wait for the command's exec: plan.enable_on_exec).
     Status enable();
     void disable();
@@ -73,6 +79,8 @@ class ForwardedEvents {
     ForwardedEvents() = default;
     std::vector<KeyedAttr> attrs_;
     std::vector<PerfFd> fds_;
+    std::map<int, std::uint64_t> tracepoint_of_;  // fd -> tracepoint id, for the destructor
+    TracepointRelease release_ = TracepointRelease::Threads;
     std::vector<int> enable_fds_;  // side-band owners and group leaders
     bool enable_on_exec_ = false;
     std::vector<Cpu> cpus_;

@@ -6,7 +6,6 @@
 #include <cerrno>
 #include <cstring>
 #include <map>
-#include <system_error>
 
 #include "collectors/perf/event_attrs.hpp"
 
@@ -112,19 +111,8 @@ int PerfSession::open_writer(Opening& o, const perf_event_attr& attr, pid_t pid,
 }
 
 PerfSession::~PerfSession() {
-    // Each tracepoint's events together: their last close is the slow one
-    // (tracepoint_release.hpp).
-    std::map<std::uint64_t, std::vector<PerfFd>> by_tracepoint;
-    for (PerfFd& fd : fds_) {
-        const auto it = tracepoint_of_.find(fd.get());
-        if (it != tracepoint_of_.end()) by_tracepoint[it->second].push_back(std::move(fd));
-    }
-    std::vector<std::vector<PerfFd>> groups;
-    groups.reserve(by_tracepoint.size());
-    for (auto& [id, fds] : by_tracepoint) groups.push_back(std::move(fds));
-    fds_.clear();
     rings_.clear();
-    release_tracepoint_events(groups, release_);
+    close_events(fds_, tracepoint_of_, release_);
 }
 
 // Every event of one target (a followed thread, or -1: every task) on the current CPU.

@@ -3,6 +3,7 @@
 #include <sys/resource.h>
 
 #include <algorithm>
+#include <map>
 
 #include "collectors/perf/capture_plan.hpp"
 #include "collectors/perf/event_mapper.hpp"
@@ -112,8 +113,7 @@ Status PerfSource::start(const CaptureContext& ctx) {
     auto c =
         std::make_unique<Capture>(options_, plan_capture(caps_, ctx, targets, options_.from_exec));
     if (options_.ring_bytes != 0) c->plan.session.ring_bytes = options_.ring_bytes;
-    if (options_.exits_after_capture)
-        c->plan.session.tracepoint_release = TracepointRelease::Helper;
+    c->plan.session.tracepoint_release = options_.tracepoint_release;
     for (const auto& name : c->plan.ignored)
         log(LogLevel::Warn, "perf: counter " + name + " cannot be programmed here: ignored");
 
@@ -169,6 +169,16 @@ Status PerfSource::start(const CaptureContext& ctx) {
                                      options_.follow_pids.empty() ? 0 : targets.size()));
     capture_ = std::move(c);
     return {};
+}
+
+void PerfSource::release_probe_events() {
+    // The probe opens one event per tracepoint: each is a group of its own. The capture's own
+    // events of the same tracepoints (if any) keep them registered, so these closes are quick;
+    // those of a tracepoint the capture does not open (the Perf framing following a command)
+    // wait for the kernel.
+    std::map<int, std::uint64_t> tracepoint_of;
+    for (const PerfFd& fd : probe_held_) tracepoint_of.emplace(fd.get(), tracepoint_of.size());
+    close_events(probe_held_, tracepoint_of, options_.tracepoint_release);
 }
 
 PollResult PerfSource::poll(model::Nanos now, std::vector<model::Event>& out) {

@@ -21,6 +21,7 @@
 #include "collectors/perf/perf_reader.hpp"
 #include "collectors/perf/probe.hpp"
 #include "collectors/perf/switch_timeline.hpp"
+#include "collectors/perf/tracepoint_release.hpp"
 #include "collectors/source.hpp"
 
 namespace apcgate::collectors::perf {
@@ -50,9 +51,10 @@ struct PerfOptions {
     // A daemon waiting for a client leaves it unset: an open tracepoint event costs every
     // context switch while it waits.
     bool capture_follows_probe = false;
-    // The process ends right after its capture (`record`): the tracepoints' last closes, and
-    // the kernel's waits in them, are left to a helper process (tracepoint_release.hpp).
-    bool exits_after_capture = false;
+    // How tracepoint events are closed, the probe's held ones and each capture's: Helper when
+    // the process ends right after its capture (`record`), so the kernel's waits in their last
+    // closes are left to a helper process (tracepoint_release.hpp).
+    TracepointRelease tracepoint_release = TracepointRelease::Threads;
 };
 
 // At most this many events leave the source per poll (memory stays bounded per step: 1.5 MB
@@ -75,7 +77,7 @@ class PerfSource final : public Source {
     [[nodiscard]] const Capabilities& capabilities() const { return caps_; }
     // Closes the tracepoint events the probe held for the first capture (capture_follows_probe);
     // start() does it itself, a capture that opens its own events instead calls it.
-    void release_probe_events() { probe_held_.clear(); }
+    void release_probe_events();
     [[nodiscard]] const PerfOptions& options() const { return options_; }
     // What the last capture read, mapped, skipped and found bad (after its stop()).
     [[nodiscard]] const std::optional<ingest::IngestReport>& last_report() const {

@@ -44,8 +44,18 @@ void close_span(unsigned lo, unsigned hi, unsigned last) {
 
 }  // namespace
 
-std::optional<pid_t> release_tracepoint_events(std::vector<std::vector<PerfFd>>& groups,
-                                               TracepointRelease how) {
+std::optional<pid_t> close_events(std::vector<PerfFd>& fds,
+                                  const std::map<int, std::uint64_t>& tracepoint_of,
+                                  TracepointRelease how) {
+    std::map<std::uint64_t, std::vector<PerfFd>> by_tracepoint;
+    for (PerfFd& fd : fds) {
+        const auto it = tracepoint_of.find(fd.get());
+        if (it != tracepoint_of.end()) by_tracepoint[it->second].push_back(std::move(fd));
+    }
+    fds.clear();  // the others, and the moved-from
+    std::vector<std::vector<PerfFd>> groups;
+    groups.reserve(by_tracepoint.size());
+    for (auto& [id, group] : by_tracepoint) groups.push_back(std::move(group));
     if (how == TracepointRelease::Threads || groups.empty()) {
         close_on_threads(groups);
         return std::nullopt;

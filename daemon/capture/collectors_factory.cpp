@@ -71,7 +71,7 @@ CollectorSet make_live_collectors(const LiveCollectorOptions& options, Framing f
         po.log = spdlog_sink();
         po.forwards_records = framing == Framing::Perf;
         po.capture_follows_probe = options.capture_follows_probe;
-        po.exits_after_capture = options.exits_after_capture;
+        if (options.exits_after_capture) po.tracepoint_release = pf::TracepointRelease::Helper;
         auto perf = std::make_unique<pf::PerfSource>(std::move(po));
         set.perf = perf.get();
         set.sources.push_back(std::move(perf));

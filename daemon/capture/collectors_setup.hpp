@@ -33,7 +33,8 @@ struct LiveCollectorOptions {
     // The capture starts as soon as the collectors are made (`record`, not `serve`): probes may
     // leave what they opened open for it (collectors::perf::PerfOptions::capture_follows_probe).
     bool capture_follows_probe = false;
-    // The process ends right after its capture (collectors::perf::PerfOptions).
+    // The process ends right after its capture (collectors::perf::PerfOptions::
+    // tracepoint_release).
     bool exits_after_capture = false;
 };
 

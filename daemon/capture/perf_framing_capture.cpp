@@ -99,7 +99,7 @@ Result<std::unique_ptr<PerfFramingCapture>> PerfFramingCapture::start(
     c->base_ = model::timeline_clock_ns();
     const collectors::CaptureContext ctx{settings, counters, c->base_};
     const Targets targets = capture_targets(options, proc);
-    Status opened = c->open_events(caps, ctx, targets);
+    Status opened = c->open_events(caps, ctx, targets, options.tracepoint_release);
     perf->release_probe_events();  // this capture's own events are open now, or never will be
     if (!opened) return std::move(opened).take_error();
 
@@ -142,8 +142,9 @@ PerfFramingCapture::Targets PerfFramingCapture::capture_targets(const pf::PerfOp
 
 Status PerfFramingCapture::open_events(const pf::Capabilities& caps,
                                        const collectors::CaptureContext& ctx,
-                                       const Targets& targets) {
+                                       const Targets& targets, pf::TracepointRelease release) {
     pf::SessionPlan plan = pf::plan_capture(caps, ctx, targets.tids, targets.from_exec).session;
+    plan.tracepoint_release = release;
     // Many threads times many CPUs can need more descriptors than the default soft limit.
     if (rlimit lim{}; ::getrlimit(RLIMIT_NOFILE, &lim) == 0 && lim.rlim_cur < lim.rlim_max) {
         lim.rlim_cur = lim.rlim_max;

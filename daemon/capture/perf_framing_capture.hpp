@@ -71,8 +71,10 @@ class PerfFramingCapture {
     PerfFramingCapture(CaptureSink& sink) : sink_(sink) {}
     static Targets capture_targets(const collectors::perf::PerfOptions& options,
                                    const collectors::perf::ProcReader& proc);
+    // `release`: how the tracepoint events are closed at the end (tracepoint_release.hpp).
     Status open_events(const collectors::perf::Capabilities& caps,
-                       const collectors::CaptureContext& ctx, const Targets& targets);
+                       const collectors::CaptureContext& ctx, const Targets& targets,
+                       collectors::perf::TracepointRelease release);
     // The start's frames, in the order the header above lists them.
     void send_summary(const collectors::perf::Capabilities& caps, bool system_wide);
     void send_attrs(const collectors::perf::Capabilities& caps);  // FORMAT and PEA

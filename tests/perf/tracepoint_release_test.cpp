@@ -10,6 +10,7 @@
 #include <unistd.h>
 
 #include <array>
+#include <map>
 
 namespace apcgate::collectors::perf {
 namespace {
@@ -37,20 +38,31 @@ bool at_end(const Pipe& p, int ms) {
     return ::read(p.read.get(), &c, 1) == 0;
 }
 
-TEST(TracepointRelease, TheHelperClosesTheEventsAndLeavesThisProcessAlone) {
-    Pipe event_a, event_b, capture_file;
-    const int a = event_a.write.get();
-    const int b = event_b.write.get();
-    std::vector<std::vector<PerfFd>> groups(2);
-    groups[0].push_back(std::move(event_a.write));
-    groups[1].push_back(std::move(event_b.write));
+// Two tracepoints' events (a on two CPUs, b) and one event of no tracepoint (c).
+struct Events {
+    Pipe a0, a1, b, c;
+    std::vector<PerfFd> fds;
+    std::map<int, std::uint64_t> tracepoint_of;
+    Events() {
+        tracepoint_of = {{a0.write.get(), 372}, {a1.write.get(), 372}, {b.write.get(), 568}};
+        fds.push_back(std::move(a0.write));
+        fds.push_back(std::move(c.write));
+        fds.push_back(std::move(b.write));
+        fds.push_back(std::move(a1.write));
+    }
+};
 
-    const auto helper = release_tracepoint_events(groups, TracepointRelease::Helper);
+TEST(TracepointRelease, TheHelperClosesTheEventsAndLeavesThisProcessAlone) {
+    Events ev;
+    Pipe capture_file;
+    std::vector<int> numbers;
+    for (const PerfFd& fd : ev.fds) numbers.push_back(fd.get());
+
+    const auto helper = close_events(ev.fds, ev.tracepoint_of, TracepointRelease::Helper);
     ASSERT_TRUE(helper.has_value());
-    EXPECT_TRUE(groups.empty());
+    EXPECT_TRUE(ev.fds.empty());
     // This process's copies are gone at once; its other descriptors are untouched.
-    EXPECT_FALSE(open_here(a));
-    EXPECT_FALSE(open_here(b));
+    for (const int fd : numbers) EXPECT_FALSE(open_here(fd)) << fd;
     EXPECT_TRUE(open_here(capture_file.write.get()));
 
     int status = -1;
@@ -58,8 +70,7 @@ TEST(TracepointRelease, TheHelperClosesTheEventsAndLeavesThisProcessAlone) {
     ASSERT_TRUE(WIFEXITED(status));
     EXPECT_EQ(WEXITSTATUS(status), 0);
     // The helper closed its copies of the events before it exited ...
-    EXPECT_TRUE(at_end(event_a, 1000));
-    EXPECT_TRUE(at_end(event_b, 1000));
+    for (const Pipe* p : {&ev.a0, &ev.a1, &ev.b, &ev.c}) EXPECT_TRUE(at_end(*p, 1000));
     // ... and closing its copy of everything else did not close this process's.
     EXPECT_TRUE(open_here(capture_file.write.get()));
     EXPECT_FALSE(at_end(capture_file, 0));
@@ -71,19 +82,19 @@ TEST(TracepointRelease, TheHelperClosesTheEventsAndLeavesThisProcessAlone) {
 }
 
 TEST(TracepointRelease, ThreadsCloseEverythingBeforeReturning) {
-    Pipe event_a, event_b;
-    std::vector<std::vector<PerfFd>> groups(2);
-    groups[0].push_back(std::move(event_a.write));
-    groups[1].push_back(std::move(event_b.write));
-    EXPECT_FALSE(release_tracepoint_events(groups, TracepointRelease::Threads).has_value());
-    EXPECT_TRUE(groups.empty());
-    EXPECT_TRUE(at_end(event_a, 0));
-    EXPECT_TRUE(at_end(event_b, 0));
+    Events ev;
+    EXPECT_FALSE(close_events(ev.fds, ev.tracepoint_of, TracepointRelease::Threads).has_value());
+    EXPECT_TRUE(ev.fds.empty());
+    for (const Pipe* p : {&ev.a0, &ev.a1, &ev.b, &ev.c}) EXPECT_TRUE(at_end(*p, 0));
 }
 
-TEST(TracepointRelease, NoEventsNoHelper) {
-    std::vector<std::vector<PerfFd>> groups;
-    EXPECT_FALSE(release_tracepoint_events(groups, TracepointRelease::Helper).has_value());
+TEST(TracepointRelease, NoTracepointNoHelper) {
+    Pipe counter;
+    std::vector<PerfFd> fds;
+    fds.push_back(std::move(counter.write));
+    EXPECT_FALSE(close_events(fds, {}, TracepointRelease::Helper).has_value());
+    EXPECT_TRUE(fds.empty());
+    EXPECT_TRUE(at_end(counter, 0));
 }
 
 }  // namespace

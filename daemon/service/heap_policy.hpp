@@ -7,7 +7,7 @@
 // threshold to the size of the largest mapped block freed, after which such vectors come from
 // the heaps of two arenas, where the gaps between them cannot be handed back: resident memory
 // crept up over a long capture at the highest switch rate (16.0-16.9 MB after 30 s of `perf
-// bench sched pipe` system-wide, against 14.2-14.5 MB with this policy; docs/performance.md).
+// bench sched pipe` system-wide, against 14.1-14.8 MB with this policy; docs/performance.md).
 // `convert` keeps the default: it is short-lived, and reuses its buffers instead.
 #pragma once
 

@@ -9,12 +9,12 @@
 # `perf record -a -g -e cpu-clock/freq=1000/ -e sched:sched_switch`, and under sampling_floor
 # (tests/bench/sampling_floor.cpp: apcgate's 1 kHz cpu-clock sampler with call stacks on every
 # CPU and nothing else, its records thrown away unread: the kernel's share of any such capture),
-# interleaved, ROUNDS times, so a change in the machine's load spreads over all of them. A slowdown is a run's time over the
-# same round's run alone. Each recorder's peak resident memory (VmRSS, sampled every 0.1 s) and
-# apcgate's lost records are reported too. Then the highest switch rate this machine makes
-# (`perf bench sched pipe`, two tasks passing a token) under `apcgate record`: switches per
-# second, records lost, peak memory; and the start-to-exit time of `record -- true` for both
-# framings and of `perf record -- true`.
+# interleaved, ROUNDS times, so a change in the machine's load spreads over all of them. A
+# slowdown is a run's time over the same round's run alone. Each recorder's peak resident memory
+# (GNU time's %M) and apcgate's lost records are reported too. Then the highest switch rate
+# this machine makes (`perf bench sched pipe`, two tasks passing a token) under `apcgate record`:
+# switches per second, records lost, peak memory; and the start-to-exit time of `record -- true`
+# for both framings and of `perf record -- true`.
 #
 # Usage: capture_overhead.sh [APCGATE] [ROUNDS]   (defaults: build/ci/daemon/apcgate, 7). Needs
 # root (system-wide perf events) and perf; busy_threads is looked for in the same build
@@ -34,7 +34,7 @@ trap 'rm -rf "$work"' EXIT
 
 [ -x "$apcgate" ] || { echo "no apcgate binary at $apcgate" >&2; exit 2; }
 [ -x "$busy" ] || { echo "no busy_threads at $busy (a build with APCGATE_BENCH=ON)" >&2; exit 2; }
-[ -x "$floor" ] || { echo "no sampling_floor at $floor (a build with APCGATE_BENCH=ON)" >&2; exit 2; }
+[ -x "$floor" ] || { echo "no sampling_floor at $floor (APCGATE_BENCH=ON)" >&2; exit 2; }
 command -v perf >/dev/null || { echo "perf is not installed" >&2; exit 2; }
 [ -x /usr/bin/time ] || { echo "GNU time is not installed (apt install time)" >&2; exit 2; }
 [ "$(id -u)" = 0 ] || { echo "needs root: system-wide perf events" >&2; exit 2; }

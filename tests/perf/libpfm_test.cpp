@@ -3,6 +3,7 @@
 #include "collectors/pmu/libpfm.hpp"
 
 #include <gtest/gtest.h>
+#include <link.h>
 
 #include <cstring>
 #include <fstream>
@@ -61,6 +62,19 @@ TEST(Libpfm, LoadsAgainAfterUnloading) {
     }
 }
 
+// How many shared objects this process has ever loaded (glibc's dlpi_adds): libpfm4 is unloaded
+// again before detection returns, so whether it was loaded at all shows only here.
+unsigned long long objects_ever_loaded() {
+    unsigned long long adds = 0;
+    ::dl_iterate_phdr(
+        [](dl_phdr_info* info, std::size_t, void* out) {
+            *static_cast<unsigned long long*>(out) = info->dlpi_adds;
+            return 1;
+        },
+        &adds);
+    return adds;
+}
+
 // A /sys with the event sources named, and nothing else.
 std::unique_ptr<procfs::testing::FakeTree> event_sources(std::initializer_list<const char*> names) {
     auto tree = std::make_unique<procfs::testing::FakeTree>();
@@ -73,7 +87,9 @@ TEST(HardwarePmuListed, NotWhenTheKernelHasOnlyItsSoftwareSources) {
     const auto vm =
         event_sources({"breakpoint", "msr", "software", "tracepoint", "uprobe", "kprobe"});
     EXPECT_FALSE(kernel_lists_hardware_pmu(vm->sys()));
+    const auto before = objects_ever_loaded();
     EXPECT_TRUE(detect_pmus(vm->sys()).empty());
+    EXPECT_EQ(objects_ever_loaded(), before) << "libpfm4 was loaded";
 }
 
 TEST(HardwarePmuListed, WhenAnyOtherSourceIsThere) {
@@ -86,12 +102,11 @@ TEST(HardwarePmuListed, WhenAnyOtherSourceIsThere) {
 TEST(HardwarePmuListed, AskLibpfmWhenTheListCannotBeRead) {
     const procfs::testing::FakeTree empty;  // no bus/ at all
     EXPECT_TRUE(kernel_lists_hardware_pmu(empty.sys()));
-    // With a hardware source listed, detection is libpfm4's, as on the real /sys.
+    // With a hardware source listed, detection is libpfm4's.
     const auto board = event_sources({"software", "cpu"});
-    const auto fake = detect_pmus(board->sys());
-    const auto real = detect_pmus("/tmp/apcgate-no-such-sys");
-    ASSERT_EQ(fake.size(), real.size());
-    for (std::size_t i = 0; i < fake.size(); ++i) EXPECT_EQ(fake[i].name, real[i].name);
+    const auto before = objects_ever_loaded();
+    (void)detect_pmus(board->sys());
+    EXPECT_GT(objects_ever_loaded(), before) << "libpfm4 was not loaded";
 }
 
 }  // namespace

@@ -38,7 +38,10 @@ std::optional<model::Nanos> ProviderTables::to_ns(std::uint64_t ticks) const {
     }
     const std::uint64_t tps = ticks_per_second_;
     if (ticks <= UINT64_MAX / kDefaultTicksPerSecond) {
-        return static_cast<model::Nanos>(ticks * kDefaultTicksPerSecond / tps);  // the usual case
+        // The usual case. A clock slower than 0.5 GHz can still take it past 63 bits.
+        const std::uint64_t ns = ticks * kDefaultTicksPerSecond / tps;
+        if (ns > kMax) return std::nullopt;
+        return static_cast<model::Nanos>(ns);
     }
     if (tps <= UINT64_MAX / kDefaultTicksPerSecond) {
         // Whole seconds and the remainder apart: two 64-bit divisions instead of a 128-bit one.

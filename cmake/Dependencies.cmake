@@ -32,6 +32,12 @@ target_compile_definitions(apcgate_pfm INTERFACE APCGATE_LIBPFM_SONAME="${PFM_SO
 target_link_libraries(apcgate_pfm INTERFACE ${CMAKE_DL_LIBS})
 
 pkg_check_modules(LIBELF REQUIRED IMPORTED_TARGET libelf)            # libelf-dev: XRay symbols
+# libdivide-dev: divides by a divisor known only at run time with a multiply and a shift (FXT's
+# ticks to ns). Header only; its CMake package sits in the build machine's multiarch directory,
+# which a cross build does not search, so the header is found directly.
+find_path(LIBDIVIDE_INCLUDE_DIR libdivide.h REQUIRED)
+add_library(apcgate_libdivide INTERFACE)
+target_include_directories(apcgate_libdivide SYSTEM INTERFACE ${LIBDIVIDE_INCLUDE_DIR})
 find_package(ZLIB REQUIRED)  # zlib1g-dev: the CRC-32 that checks a .gnu_debuglink debug file
 pkg_check_modules(BABELTRACE2 REQUIRED IMPORTED_TARGET babeltrace2)  # libbabeltrace2-dev: CTF
 

@@ -13,7 +13,7 @@ set -euo pipefail
 build_packages=(
   build-essential cmake ninja-build pkg-config ccache
   libasio-dev libpugixml-dev libspdlog-dev libfmt-dev libcli11-dev nlohmann-json3-dev
-  libpfm4-dev libelf-dev zlib1g-dev libbabeltrace2-dev libsystemd-dev
+  libpfm4-dev libelf-dev zlib1g-dev libbabeltrace2-dev libsystemd-dev libdivide-dev
 )
 # Only what the binary links (apt brings their own dependencies), plus libpfm4, which it loads
 # with dlopen while it detects PMUs (collectors/pmu/libpfm.hpp), and bash for the health check.

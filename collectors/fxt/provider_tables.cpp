@@ -20,7 +20,10 @@ void ProviderTables::apply(const Record& record) {
     } else if (const auto* t = std::get_if<ThreadRecord>(&record)) {
         if (t->index != 0) threads_.set(t->index, t->thread);  // 0 denotes an inline thread
     } else if (const auto* i = std::get_if<InitializationRecord>(&record)) {
-        if (i->ticks_per_second != 0) ticks_per_second_ = i->ticks_per_second;
+        if (i->ticks_per_second != 0) {
+            ticks_per_second_ = i->ticks_per_second;
+            per_second_ = libdivide::libdivide_u64_gen(ticks_per_second_);
+        }
     } else if (const auto* o = std::get_if<UserspaceObjectRecord>(&record)) {
         objects_[o->pointer] = o->name;
     }
@@ -39,7 +42,8 @@ std::optional<model::Nanos> ProviderTables::to_ns(std::uint64_t ticks) const {
     const std::uint64_t tps = ticks_per_second_;
     if (ticks <= UINT64_MAX / kDefaultTicksPerSecond) {
         // The usual case. A clock slower than 0.5 GHz can still take it past 63 bits.
-        const std::uint64_t ns = ticks * kDefaultTicksPerSecond / tps;
+        const std::uint64_t ns =
+            libdivide::libdivide_u64_do(ticks * kDefaultTicksPerSecond, &per_second_);
         if (ns > kMax) return std::nullopt;
         return static_cast<model::Nanos>(ns);
     }

@@ -1,18 +1,19 @@
 // The floor under any conversion of the FXT bench archive (fxt_bench_archive.hpp) on this
 // machine: one loop that does only what `convert` cannot skip for the archive's records — split
 // the records by their sizes, keep the string and thread tables, turn ticks into nanoseconds (the
-// same division `convert` does), keep each thread's open spans and end the complete events in
-// time order, and write the messages `convert` writes for them: a string annotation ("category:
-// name arg=value", core, tid, time) on the thread's channel for its depth per span begin and an
-// empty one per end, both for an instant or a log, a Counter message per counter value, an
-// Activity Switch per context switch — into 256 KiB frames handed to the same .apc sink
-// `convert` uses. Everything else is left out: no check of the input (a little-endian archive
-// with one provider whose records are in time order, as the bench archive is; a record of a kind
-// the archive does not use is skipped by its size), no UTF-8 cleaning, no statistics, no model
+// division by multiply and shift `convert` does), keep each thread's open spans and end the
+// complete events in time order, and write the messages `convert` writes for them: a string
+// annotation ("category: name arg=value", core, tid, time) on the thread's channel for its depth
+// per span begin and an empty one per end, both for an instant or a log, a Counter message per
+// counter value, an Activity Switch per context switch — into 256 KiB frames handed to the same
+// .apc sink `convert` uses. Everything else is left out: no check of the input (a little-endian
+// archive with one provider whose records are in time order, as the bench archive is; a record of a
+// kind the archive does not use is skipped by its size), no UTF-8 cleaning, no statistics, no model
 // events, no encoder state, no names of threads or channels; the archive is in memory already
 // (`convert` maps it). It is not the product and shares none of its reading, mapping or encoding
 // code on purpose: it measures how much the machine leaves to a design, any design.
 #include <benchmark/benchmark.h>
+#include <libdivide.h>
 
 #include <algorithm>
 #include <array>
@@ -118,7 +119,8 @@ class Floor {
 
   private:
     std::int64_t ns(std::uint64_t ticks) const {
-        return static_cast<std::int64_t>(ticks * kNsPerSecond / ticks_per_second_);
+        return static_cast<std::int64_t>(
+            libdivide::libdivide_u64_do(ticks * kNsPerSecond, &per_second_));
     }
     std::string_view stream(const std::uint8_t*& q, std::size_t n) {
         std::string_view s(reinterpret_cast<const char*>(q), n);  // NOLINT: text bytes
@@ -285,7 +287,7 @@ class Floor {
     void record(std::uint64_t h, const std::uint8_t* q) {
         switch (h & 15) {
             case 1:  // initialization
-                ticks_per_second_ = word(q);
+                per_second_ = libdivide::libdivide_u64_gen(word(q));
                 break;
             case 2:  // string
                 strings_[bits(h, 16, 30)] =
@@ -332,7 +334,7 @@ class Floor {
     Frame annotate_;
     Frame counter_;
     Frame activity_;
-    std::uint64_t ticks_per_second_ = kNsPerSecond;
+    libdivide::libdivide_u64_t per_second_ = libdivide::libdivide_u64_gen(kNsPerSecond);
     std::array<std::string_view, 32768> strings_{};
     std::array<std::uint64_t, 256> thread_koids_{};
     std::vector<Thread> threads_;

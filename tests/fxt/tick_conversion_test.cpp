@@ -1,7 +1,8 @@
-// ProviderTables::to_ns must give exactly the 128-bit quotient of ticks * 1e9 by the provider's
-// ticks per second, or nothing when that does not fit in 63 bits, for every clock a writer may
-// declare and every timestamp. (Until 2026-11-28 a clock slower than 0.5 GHz turned timestamps
-// past 2^63 ns into negative times instead of reporting them.)
+// ProviderTables::to_ns (a multiply and shift by libdivide in the usual case) must give exactly
+// the 128-bit quotient of ticks * 1e9 by the provider's ticks per second, or nothing when that
+// does not fit in 63 bits, for every clock a writer may declare and every timestamp. (Until
+// 2026-11-28 a clock slower than 0.5 GHz turned timestamps past 2^63 ns into negative times
+// instead of reporting them.)
 #include <gtest/gtest.h>
 
 #include <cstdint>

@@ -1,12 +1,14 @@
 // The first pass: tokenize and parse every record once in file order, switching provider state
 // at provider metadata records (spec "Provider info metadata", "Provider section metadata"), and
 // note what archive_index.hpp lists. It reads through the same tokenizer and parser as the
-// second pass, so both agree on where records and sections are.
+// second pass, so both agree on where records and sections are; event records other than
+// counters are only outlined (event_outline.hpp), with the parser's checks.
 #include "collectors/fxt/archive_index.hpp"
 
 #include <algorithm>
 #include <map>
 
+#include "collectors/fxt/event_outline.hpp"
 #include "collectors/fxt/provider_tables.hpp"
 #include "collectors/fxt/record_parser.hpp"
 #include "collectors/fxt/text.hpp"
@@ -33,10 +35,15 @@ class Indexer {
         std::visit([this](const auto& r) { observe(r); }, rec);
     }
 
-    // An event record (parsed on its own: RecordParser::parse_event), which changes no table.
+    // An event record, which changes no table: a counter parsed whole (RecordParser::parse_event),
+    // any other outlined (event_outline.hpp).
     void event(const EventRecord& e) {
         time(tables_[current_], e.ticks);
         observe(e);
+    }
+    void event(const EventOutline& e) {
+        time(tables_[current_], e.ticks);
+        thread(e.thread);
     }
 
     // A scheduling record (RecordParser::parse_scheduling), which changes no table either.
@@ -152,6 +159,7 @@ ArchiveIndex build_index(std::span<const std::uint8_t> data, PageRelease* releas
     const RecordParser parser(idx.endian);
     Record rec;
     EventRecord event;
+    EventOutline outline;
     SchedulingRecord scheduling;
     Error failure;  // unused: the second pass reports what fails
     for (;;) {
@@ -162,7 +170,11 @@ ArchiveIndex build_index(std::span<const std::uint8_t> data, PageRelease* releas
             raw = **next;
         }
         if (RecordParser::is_event(raw)) {
-            if (parser.parse_event(raw, indexer.tables(), event, failure)) indexer.event(event);
+            if (bits(raw.header, 16, 19) == static_cast<unsigned>(EventType::Counter)) {
+                if (parser.parse_event(raw, indexer.tables(), event, failure)) indexer.event(event);
+            } else if (outline_event(raw, idx.endian, indexer.tables(), outline)) {
+                indexer.event(outline);
+            }
         } else if (RecordParser::is_scheduling(raw)) {
             if (parser.parse_scheduling(raw, indexer.tables(), scheduling, failure))
                 indexer.scheduling(scheduling);

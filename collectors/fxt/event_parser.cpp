@@ -18,17 +18,6 @@ namespace apcgate::collectors::fxt::detail {
 
 namespace {
 
-bool has_extra_word(EventType t) {
-    switch (t) {
-        case EventType::Instant:
-        case EventType::DurationBegin:
-        case EventType::DurationEnd:
-            return false;
-        default:
-            return true;
-    }
-}
-
 std::string_view extra_word_name(EventType t) {
     switch (t) {
         case EventType::Counter:

@@ -70,6 +70,12 @@ enum class EventType : std::uint8_t {
 };
 inline constexpr unsigned kLastEventType = 10;
 
+// Whether an event record of this type ends with a word after its arguments (the counter id,
+// the complete event's end, the async or flow correlation id).
+constexpr bool has_extra_word(EventType t) {
+    return t != EventType::Instant && t != EventType::DurationBegin && t != EventType::DurationEnd;
+}
+
 // Sub-types of record type 8 in bits [60..63]. Zero is the layout the spec documents; current
 // Fuchsia writes 1 and 2 (Perfetto's importer reads them the same way); fxt-cpp adds 3.
 enum class SchedulingType : std::uint8_t {

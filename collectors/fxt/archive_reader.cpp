@@ -25,11 +25,13 @@ ArchiveReader::Chunk ArchiveReader::read(std::vector<Item>& out) {
         const std::size_t i = ready_.top().second;
         ready_.pop();
         ProviderStream& s = streams_[i];
-        scratch_.clear();
-        bytes += s.step(builder_, report_, scratch_);
+        // The record's items are built in `out`, where they stay unless they must wait.
+        const std::size_t first = out.size();
+        bytes += s.step(builder_, report_, out);
         if (!s.done()) ready_.emplace(s.bound(), i);
         // Nothing any stream has yet to read can be earlier than the lowest bound.
-        buffer_.add(scratch_, ready_.empty() ? kNever : ready_.top().first, out, max_out, report_);
+        buffer_.take_appended(out, first, ready_.empty() ? kNever : ready_.top().first, max_out,
+                              report_);
     }
     if (ready_.empty()) buffer_.release(kNever, out, max_out);
     bytes_read_ += bytes;

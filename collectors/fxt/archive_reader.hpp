@@ -53,7 +53,6 @@ class ArchiveReader {
     ItemBuilder builder_;
     ingest::IngestReport& report_;
     Limits limits_;
-    std::vector<Item> scratch_;
     std::uint64_t bytes_read_ = 0;
 };
 

@@ -17,12 +17,12 @@ void OrderBuffer::push(Item item, ingest::IngestReport& report) {
     std::push_heap(heap_.begin(), heap_.end(), LaterItem{});
 }
 
-void OrderBuffer::add(std::vector<Item>& items, model::Nanos limit, std::vector<Item>& out,
-                      std::size_t max_out, ingest::IngestReport& report) {
-    bool straight = heap_.empty() && items.size() <= max_out - std::min(max_out, out.size());
+void OrderBuffer::take_appended(std::vector<Item>& out, std::size_t first, model::Nanos limit,
+                                std::size_t max_out, ingest::IngestReport& report) {
+    bool straight = heap_.empty() && out.size() <= max_out;
     model::Nanos last = floor_;
-    for (Item& item : items) {
-        if (!straight) break;
+    for (std::size_t i = first; straight && i < out.size(); ++i) {
+        Item& item = out[i];
         // As push() would: what is older than what went out already is moved up to it.
         if (item.ts < floor_) {
             item.ts = floor_;
@@ -33,12 +33,19 @@ void OrderBuffer::add(std::vector<Item>& items, model::Nanos limit, std::vector<
     }
     if (straight) {
         // Items of one record are in file (seq) order, so time order is (ts, seq) order.
-        std::move(items.begin(), items.end(), std::back_inserter(out));
         floor_ = last;
         return;
     }
-    for (Item& item : items) push(std::move(item), report);
+    for (std::size_t i = first; i < out.size(); ++i) push(std::move(out[i]), report);
+    out.erase(out.begin() + static_cast<std::ptrdiff_t>(first), out.end());
     release(limit, out, max_out);
+}
+
+void OrderBuffer::add(std::vector<Item>& items, model::Nanos limit, std::vector<Item>& out,
+                      std::size_t max_out, ingest::IngestReport& report) {
+    const std::size_t first = out.size();
+    std::move(items.begin(), items.end(), std::back_inserter(out));
+    take_appended(out, first, limit, max_out, report);
 }
 
 model::Nanos OrderBuffer::earliest() const {

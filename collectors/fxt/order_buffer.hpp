@@ -21,10 +21,14 @@ class OrderBuffer {
     explicit OrderBuffer(std::size_t capacity = kDefaultCapacity) : capacity_(capacity) {}
 
     void push(Item item, ingest::IngestReport& report);
-    // push() of each of `items` (moved from), then release(limit, out, max_out). When nothing is
-    // held and the items come in time order, none later than `limit`, with room for them all in
-    // `out`, they go straight to `out`: what the heap would give, without it (in an archive
-    // written in time order nearly every record's items do).
+    // For the items a record just appended to `out`, from index `first` on: what push() of each
+    // of them, then release(limit, out, max_out) would give. When nothing is held and they come
+    // in time order, none later than `limit`, and `out` has no more than `max_out` items, that
+    // is to leave them where they are (in an archive written in time order nearly every
+    // record's items pass so, and are built where they stay); else they are moved into the heap.
+    void take_appended(std::vector<Item>& out, std::size_t first, model::Nanos limit,
+                       std::size_t max_out, ingest::IngestReport& report);
+    // The same for items not yet in `out` (moved from).
     void add(std::vector<Item>& items, model::Nanos limit, std::vector<Item>& out,
              std::size_t max_out, ingest::IngestReport& report);
     // Moves items with ts <= limit to `out`, oldest first, until `out` holds `max_out` items;

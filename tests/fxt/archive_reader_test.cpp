@@ -199,6 +199,45 @@ TEST(FxtOrderBuffer, AddGivesWhatPushAndReleaseGive) {
     }
 }
 
+// The reader builds a record's items at the end of `out`: take_appended() leaves them there
+// when they may pass, and otherwise takes only them (not what `out` held before) into the heap.
+TEST(FxtOrderBuffer, TakeAppendedMovesOnlyTheRecordsItems) {
+    ingest::IngestReport report("fxt", "t.fxt");
+    OrderBuffer buffer;
+    std::vector<Item> out(2);
+    out[0].ts = 5;
+    out[0].text = "earlier record";
+    out[1].ts = 6;
+    Item a;
+    a.ts = 10;
+    a.seq = 1;
+    a.text = "in place";
+    out.push_back(a);
+    buffer.take_appended(out, 2, 20, 100, report);
+    ASSERT_EQ(out.size(), 3U);
+    EXPECT_EQ(out[2].text, "in place");
+    EXPECT_EQ(buffer.floor(), 10);
+
+    Item later;
+    later.ts = 30;
+    later.seq = 2;
+    later.text = "later";
+    Item earlier;
+    earlier.ts = 15;
+    earlier.seq = 3;
+    earlier.text = "earlier";
+    out.push_back(later);
+    out.push_back(earlier);
+    buffer.take_appended(out, 3, 20, 100, report);  // out of order: through the heap
+    ASSERT_EQ(out.size(), 4U);
+    EXPECT_EQ(out[0].text, "earlier record");
+    EXPECT_EQ(out[3].text, "earlier");
+    EXPECT_EQ(buffer.size(), 1U);  // 30 waits for a later limit
+    buffer.release(kNever, out, 100);
+    ASSERT_EQ(out.size(), 5U);
+    EXPECT_EQ(out[4].text, "later");
+}
+
 TEST(FxtArchive, RecordsWithoutAProviderUseTheDefaultOne) {
     FxtWriter w;
     w.initialization(2'000'000'000);  // 2 ticks per ns

@@ -4,6 +4,7 @@
 #include <utility>
 
 #include "collectors/fxt/record_kinds.hpp"
+#include "protocol/model/span_run_pool.hpp"
 
 namespace apcgate::collectors::fxt {
 
@@ -91,10 +92,9 @@ std::int32_t ModelMapper::channel(model::Nanos ts, std::int32_t tid, ThreadSpans
 }
 
 model::SpanRun& ModelMapper::new_run(std::vector<model::Event>& out) {
-    auto& run = std::get<model::SpanRun>(out.emplace_back(std::in_place_type<model::SpanRun>));
-    run.items.reserve(kRunReserve);
-    run.texts.reserve(kRunReserve * kTextReserve);
-    return run;
+    // From the buffers of runs the engine encoded already (span_run_pool.hpp).
+    return std::get<model::SpanRun>(
+        out.emplace_back(model::span_run_pool::take(kRunReserve, kRunReserve * kTextReserve)));
 }
 
 void ModelMapper::note(model::Nanos ts, std::int32_t tid, std::string_view text,

@@ -4,6 +4,8 @@
 
 #include <algorithm>
 
+#include "protocol/model/span_run_pool.hpp"
+
 namespace apcgate::daemon {
 
 namespace {
@@ -78,6 +80,9 @@ void CaptureEngine::encode(model::Event& e) {
     encoder_.add(e);
     for (auto& s : rate_samples_) encoder_.add(s);
     rate_samples_.clear();
+    // Encoded whole: its buffers may serve the next run a source makes on this thread.
+    if (auto* spans = std::get_if<model::SpanRun>(&e))
+        model::span_run_pool::give(std::move(*spans));
 }
 
 void CaptureEngine::count(const std::vector<model::Event>& events) {

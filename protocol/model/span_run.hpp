@@ -50,7 +50,9 @@ class SpanTexts {
     ~SpanTexts() = default;
 
     [[nodiscard]] std::size_t size() const { return size_; }
+    [[nodiscard]] std::size_t capacity() const { return capacity_; }
     [[nodiscard]] bool empty() const { return size_ == 0; }
+    void clear() { size_ = 0; }  // keeps the buffer
     [[nodiscard]] const char* data() const { return data_.get(); }
     [[nodiscard]] std::string_view view() const { return {data_.get(), size_}; }
 
@@ -110,6 +112,12 @@ struct SpanRun {
     }
     // Marks the first `n` pending items emitted.
     void advance(std::size_t n) { first += n; }
+    // Empty again, its buffers kept (span_run_pool.hpp).
+    void clear() {
+        items.clear();
+        texts.clear();
+        first = 0;
+    }
 };
 
 }  // namespace apcgate::model

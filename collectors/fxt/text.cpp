@@ -196,8 +196,8 @@ class PlainText {
                 return false;  // doubles and labelled values: the general path
         }
     }
-    [[nodiscard]] std::string text() const {
-        return std::string(buf_.data(), static_cast<std::size_t>(p_ - buf_.data()));
+    void append_to(std::string& out) const {
+        out.append(buf_.data(), static_cast<std::size_t>(p_ - buf_.data()));
     }
 
   private:
@@ -208,22 +208,30 @@ class PlainText {
 
 }  // namespace
 
-std::string event_text(std::string_view category, std::string_view name, const ArgList& args,
-                       const ValueLabels* labels) {
+void append_event_text(std::string& out, std::string_view category, std::string_view name,
+                       const ArgList& args, const ValueLabels* labels) {
     PlainText fast;
     bool ok = category.empty() || (fast.put(category) && fast.put(':'));
     ok = ok && fast.put(name);
     for (const Arg& a : args) ok = ok && fast.arg(a);
-    if (ok) return fast.text();
+    if (ok) {
+        fast.append_to(out);
+        return;
+    }
 
-    std::string out;
-    out.reserve(category.size() + name.size() + 1 + std::size_t{args.count} * 16);
+    out.reserve(out.size() + category.size() + name.size() + 1 + std::size_t{args.count} * 16);
     if (!category.empty()) {
         append_utf8(out, category);
         out += ':';
     }
     append_utf8(out, name);
     append_args(out, args, labels);
+}
+
+std::string event_text(std::string_view category, std::string_view name, const ArgList& args,
+                       const ValueLabels* labels) {
+    std::string out;
+    append_event_text(out, category, name, args, labels);
     return out;
 }
 

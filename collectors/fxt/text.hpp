@@ -24,7 +24,11 @@ struct ValueLabels {
 
 // " name=value" for each argument; pointers as hex, labelled with their object's name if known.
 void append_args(std::string& out, const ArgList& args, const ValueLabels* labels = nullptr);
-// "category:name" (just "name" without a category) followed by the arguments.
+// "category:name" (just "name" without a category) followed by the arguments, appended to
+// `out`: the item builder writes into a string whose buffer it reuses (text_pool.hpp).
+void append_event_text(std::string& out, std::string_view category, std::string_view name,
+                       const ArgList& args, const ValueLabels* labels = nullptr);
+// The same as a string of its own.
 std::string event_text(std::string_view category, std::string_view name, const ArgList& args,
                        const ValueLabels* labels = nullptr);
 

@@ -8,7 +8,7 @@ namespace apcgate::collectors::fxt {
 ArchiveReader::ArchiveReader(std::span<const std::uint8_t> data, const ArchiveIndex& index,
                              KoidMap& koids, ingest::IngestReport& report, Limits limits)
     : buffer_(limits.buffer_capacity),
-      builder_(index, koids, report),
+      builder_(index, koids, report, limits.max_items),
       report_(report),
       limits_(limits) {
     const model::Nanos untimed = index.origin_ns == kNever ? 0 : index.origin_ns;

@@ -38,6 +38,10 @@ class ArchiveReader {
 
     // Appends the next items in time order to `out`.
     Chunk read(std::vector<Item>& out);
+    // Gives the texts of items read before, which the caller is done with, back to be written
+    // into again, and clears `items`. The reader keeps at most Limits::max_items of them.
+    void recycle(std::vector<Item>& items) { builder_.recycle(items); }
+    [[nodiscard]] const TextPool& texts() const { return builder_.texts(); }
 
     [[nodiscard]] std::uint64_t bytes_read() const { return bytes_read_; }
     // Every input byte before this offset has been read for the last time (each provider reads

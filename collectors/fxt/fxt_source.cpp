@@ -110,6 +110,8 @@ PollResult FxtSource::poll(model::Nanos now, std::vector<model::Event>& out) {
     run.items.clear();
     const ArchiveReader::Chunk chunk = run.reader->read(run.items);
     for (Item& item : run.items) run.mapper->map(item, out);
+    // The mapper has copied (or moved away) every text: their buffers serve the next chunk.
+    run.reader->recycle(run.items);
     run.mapper->flush(chunk.finished ? kNever : chunk.watermark, out);
     report_.bytes_done = run.reader->bytes_read();
     run.pages->upto(run.reader->read_past());

@@ -32,8 +32,9 @@ ItemKind kind_of(EventType t) {
 
 }  // namespace
 
-ItemBuilder::ItemBuilder(const ArchiveIndex& index, KoidMap& koids, ingest::IngestReport& report)
-    : index_(index), report_(report), koids_(koids) {
+ItemBuilder::ItemBuilder(const ArchiveIndex& index, KoidMap& koids, ingest::IngestReport& report,
+                         std::size_t spare_texts)
+    : index_(index), report_(report), koids_(koids), texts_(spare_texts) {
     labels_.pointer = [this](std::uint64_t p) { return tables_ ? tables_->object(p) : kNoLabel; };
     labels_.koid = [this](std::uint64_t koid) {
         if (auto t = index_.threads.find(koid); t != index_.threads.end()) return t->second.name;
@@ -65,6 +66,18 @@ Item& ItemBuilder::item(const Context& c, ItemKind kind, model::Nanos ts) {
     it.ts = ts;
     it.seq = seq_++;
     return it;
+}
+
+void ItemBuilder::clean_text(Item& it, std::string_view in) {
+    texts_.take(it.text);
+    append_utf8(it.text, in);
+}
+
+void ItemBuilder::recycle(std::vector<Item>& items) {
+    // A text the mapper moved away (async and flow names, markers) comes back empty and is
+    // simply not kept.
+    for (Item& it : items) texts_.give(std::move(it.text));
+    items.clear();
 }
 
 template <typename R>
@@ -142,7 +155,8 @@ void ItemBuilder::add(const Context& c, const EventRecord& e) {
     it.id = e.extra;
     if (e.type != EventType::DurationEnd && e.type != EventType::AsyncEnd &&
         e.type != EventType::FlowEnd) {
-        it.text = event_text(e.category, e.name, e.args, &labels_);
+        texts_.take(it.text);
+        append_event_text(it.text, e.category, e.name, e.args, &labels_);
     }
     if (e.type == EventType::AsyncInstant) it.text += " (async " + std::to_string(e.extra) + ")";
     if (e.type == EventType::DurationBegin) it.value = kOpenEnded;
@@ -189,7 +203,7 @@ void ItemBuilder::add(const Context& c, const LogRecord& l) {
     Item& it = item(c, ItemKind::Note, *ts);
     it.tid = id(l.thread.tid);
     it.pid = id(l.thread.pid);
-    it.text = clean_utf8(l.message);
+    clean_text(it, l.message);
 }
 
 void ItemBuilder::add(const Context& c, const KernelObjectRecord& k) {
@@ -198,11 +212,11 @@ void ItemBuilder::add(const Context& c, const KernelObjectRecord& k) {
         it.tid = id(k.koid);
         const Arg* process = k.args.find("process");
         if (process != nullptr && process->type == ArgType::Koid) it.pid = id(process->u());
-        it.text = clean_utf8(k.name);
+        clean_text(it, k.name);
     } else if (k.object_type == kObjTypeProcess) {
         Item& it = item(c, ItemKind::ProcessName, c.now);
         it.pid = id(k.koid);
-        it.text = clean_utf8(k.name);
+        clean_text(it, k.name);
     }
 }
 

@@ -1,7 +1,8 @@
 // Turns one parsed record into timeline items (items.hpp) and counts it in the report: what is
 // mapped, what is read but skipped (blobs, wakeups, fiber switches), what only feeds tables.
 // Records have their provider's tables at hand here (for ticks and pointer labels); after this
-// step items carry everything they need as values.
+// step items carry everything they need as values. Their texts are written into strings taken
+// from a pool that the items' consumer gives them back to (recycle()).
 #pragma once
 
 #include <string>
@@ -12,6 +13,7 @@
 #include "collectors/fxt/provider_tables.hpp"
 #include "collectors/fxt/records.hpp"
 #include "collectors/fxt/text.hpp"
+#include "collectors/fxt/text_pool.hpp"
 #include "collectors/fxt/tokenizer.hpp"
 #include "collectors/ingest/ingest_report.hpp"
 #include "collectors/ingest/kind_tally.hpp"
@@ -20,8 +22,10 @@ namespace apcgate::collectors::fxt {
 
 class ItemBuilder {
   public:
-    // `koids` is shared with the model mapper: both must hand out the same ids.
-    ItemBuilder(const ArchiveIndex& index, KoidMap& koids, ingest::IngestReport& report);
+    // `koids` is shared with the model mapper: both must hand out the same ids. `spare_texts`:
+    // the most strings kept for reuse (TextPool).
+    ItemBuilder(const ArchiveIndex& index, KoidMap& koids, ingest::IngestReport& report,
+                std::size_t spare_texts = TextPool::kDefaultLimit);
 
     // Appends the items of `rec` to `out`. `now` is the time of records without a timestamp
     // (names): the provider's current low bound, so they come before what follows them.
@@ -37,6 +41,10 @@ class ItemBuilder {
                model::Nanos now, std::optional<model::Nanos> start, std::vector<Item>& out);
     // Adds the counts kept since the last call to the report.
     void flush_counts() { tally_.flush(report_); }
+    // Takes back the texts of `items`, which the caller is done with, for later items to be
+    // written into, and clears `items`.
+    void recycle(std::vector<Item>& items);
+    [[nodiscard]] const TextPool& texts() const { return texts_; }
 
   private:
     struct Context {
@@ -59,6 +67,8 @@ class ItemBuilder {
     // The record's time in ns (`ticks` are its start), or nullopt after reporting it as bad.
     std::optional<model::Nanos> time(const Context& c, std::uint64_t ticks);
     Item& item(const Context& c, ItemKind kind, model::Nanos ts);
+    // Sets the item's text to `in` cleaned (append_utf8), in a string from the pool.
+    void clean_text(Item& it, std::string_view in);
     std::int32_t id(std::uint64_t koid) { return koids_.id(koid); }
 
     const ArchiveIndex& index_;
@@ -67,6 +77,7 @@ class ItemBuilder {
     KoidMap& koids_;
     const ProviderTables* tables_ = nullptr;  // of the record being built, for value labels
     ValueLabels labels_;
+    TextPool texts_;
     std::uint64_t seq_ = 0;
     bool bad_time_ = false;  // the record being built had a timestamp past 2^63 ns
 };

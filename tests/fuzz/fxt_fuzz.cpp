@@ -49,6 +49,7 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
         items.clear();
         const auto chunk = reader.read(items);
         for (auto& item : items) mapper.map(item, out);
+        reader.recycle(items);  // as FxtSource::poll does: the next chunk's texts reuse these
         mapper.flush(chunk.finished ? apcgate::collectors::kNever : chunk.watermark, out);
         for (const auto& e : out) {
             const model::Nanos ts = model::timestamp_of(e);

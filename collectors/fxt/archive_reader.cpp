@@ -25,13 +25,22 @@ ArchiveReader::Chunk ArchiveReader::read(std::vector<Item>& out) {
         const std::size_t i = ready_.top().second;
         ready_.pop();
         ProviderStream& s = streams_[i];
-        // The record's items are built in `out`, where they stay unless they must wait.
-        const std::size_t first = out.size();
-        bytes += s.step(builder_, report_, out);
-        if (!s.done()) ready_.emplace(s.bound(), i);
-        // Nothing any stream has yet to read can be earlier than the lowest bound.
-        buffer_.take_appended(out, first, ready_.empty() ? kNever : ready_.top().first, max_out,
-                              report_);
+        // The stream is read on while it would be the next out of the queue anyway (with one
+        // provider, always): it goes back in only when another stream's turn comes.
+        for (;;) {
+            // The record's items are built in `out`, where they stay unless they must wait.
+            const std::size_t first = out.size();
+            bytes += s.step(builder_, report_, out);
+            const model::Nanos bound = s.bound();  // kNever once done
+            const Ready next = ready_.empty() ? Ready{kNever, SIZE_MAX} : ready_.top();
+            // Nothing any stream has yet to read can be earlier than the lowest bound.
+            buffer_.take_appended(out, first, std::min(bound, next.first), max_out, report_);
+            const bool first_again = !s.done() && Ready{bound, i} < next;
+            if (!first_again || out.size() >= max_out || bytes >= limits_.max_bytes) {
+                if (!s.done()) ready_.emplace(bound, i);
+                break;
+            }
+        }
     }
     if (ready_.empty()) buffer_.release(kNever, out, max_out);
     bytes_read_ += bytes;

@@ -1,7 +1,6 @@
 #include "collectors/fxt/order_buffer.hpp"
 
 #include <algorithm>
-#include <iterator>
 
 #include "collectors/fxt/record_kinds.hpp"
 #include "collectors/source.hpp"
@@ -39,13 +38,6 @@ void OrderBuffer::take_appended(std::vector<Item>& out, std::size_t first, model
     for (std::size_t i = first; i < out.size(); ++i) push(std::move(out[i]), report);
     out.erase(out.begin() + static_cast<std::ptrdiff_t>(first), out.end());
     release(limit, out, max_out);
-}
-
-void OrderBuffer::add(std::vector<Item>& items, model::Nanos limit, std::vector<Item>& out,
-                      std::size_t max_out, ingest::IngestReport& report) {
-    const std::size_t first = out.size();
-    std::move(items.begin(), items.end(), std::back_inserter(out));
-    take_appended(out, first, limit, max_out, report);
 }
 
 model::Nanos OrderBuffer::earliest() const {

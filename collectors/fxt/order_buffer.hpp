@@ -28,9 +28,6 @@ class OrderBuffer {
     // record's items pass so, and are built where they stay); else they are moved into the heap.
     void take_appended(std::vector<Item>& out, std::size_t first, model::Nanos limit,
                        std::size_t max_out, ingest::IngestReport& report);
-    // The same for items not yet in `out` (moved from).
-    void add(std::vector<Item>& items, model::Nanos limit, std::vector<Item>& out,
-             std::size_t max_out, ingest::IngestReport& report);
     // Moves items with ts <= limit to `out`, oldest first, until `out` holds `max_out` items;
     // beyond the capacity the oldest go out whatever `limit` says.
     void release(model::Nanos limit, std::vector<Item>& out, std::size_t max_out);

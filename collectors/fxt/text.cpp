@@ -228,13 +228,6 @@ void append_event_text(std::string& out, std::string_view category, std::string_
     append_args(out, args, labels);
 }
 
-std::string event_text(std::string_view category, std::string_view name, const ArgList& args,
-                       const ValueLabels* labels) {
-    std::string out;
-    append_event_text(out, category, name, args, labels);
-    return out;
-}
-
 std::string counter_identifier(std::string_view event, std::string_view arg) {
     std::string out = "FXT_";
     auto add = [&out](std::string_view part) {

@@ -28,9 +28,6 @@ void append_args(std::string& out, const ArgList& args, const ValueLabels* label
 // `out`: the item builder writes into a string whose buffer it reuses (text_pool.hpp).
 void append_event_text(std::string& out, std::string_view category, std::string_view name,
                        const ArgList& args, const ValueLabels* labels = nullptr);
-// The same as a string of its own.
-std::string event_text(std::string_view category, std::string_view name, const ArgList& args,
-                       const ValueLabels* labels = nullptr);
 
 // A counter name usable as an events XML identifier: "FXT_" then letters, digits and '_'.
 std::string counter_identifier(std::string_view event, std::string_view arg);

@@ -6,6 +6,7 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <iterator>
 
 #include "collectors/fxt/order_buffer.hpp"
 #include "collectors/fxt/record_kinds.hpp"
@@ -144,9 +145,10 @@ TEST(FxtArchive, BufferCapKeepsMemoryBoundedAndCountsLateEvents) {
     EXPECT_GT(late->ts, 1000);
 }
 
-// add() gives what push() and release() give, whether the items may pass straight (nothing
-// held, in time order, none past the limit, room in `out`) or must wait in the heap.
-TEST(FxtOrderBuffer, AddGivesWhatPushAndReleaseGive) {
+// take_appended() gives what push() and release() give, whether a record's items may pass
+// straight (nothing held, in time order, none past the limit, room in `out`) or must wait in the
+// heap.
+TEST(FxtOrderBuffer, TakeAppendedGivesWhatPushAndReleaseGive) {
     auto items = [](const std::vector<model::Nanos>& times, std::uint64_t seq) {
         std::vector<Item> v;
         v.reserve(times.size());
@@ -168,26 +170,32 @@ TEST(FxtOrderBuffer, AddGivesWhatPushAndReleaseGive) {
     ingest::IngestReport report("fxt", "t.fxt");
     OrderBuffer buffer(4);
     std::vector<Item> out;
+    // A record's items appended to `out`, as the reader builds them, then taken.
+    auto add = [&](std::vector<Item>& batch, model::Nanos limit, std::size_t max_out) {
+        const std::size_t first = out.size();
+        std::move(batch.begin(), batch.end(), std::back_inserter(out));
+        buffer.take_appended(out, first, limit, max_out, report);
+    };
     auto batch = items({10, 10, 20}, 0);
-    buffer.add(batch, 20, out, 100, report);  // straight through
+    add(batch, 20, 100);  // straight through
     EXPECT_EQ(times(out), (T{10, 10, 20}));
     EXPECT_TRUE(buffer.empty());
     batch = items({40, 30}, 3);  // out of order: 30 goes, 40 waits for a later limit
-    buffer.add(batch, 35, out, 100, report);
+    add(batch, 35, 100);
     EXPECT_EQ(times(out), (T{10, 10, 20, 30}));
     EXPECT_EQ(buffer.size(), 1U);
     batch = items({45}, 5);  // something is held: through the heap, after it
-    buffer.add(batch, 50, out, 100, report);
+    add(batch, 50, 100);
     EXPECT_EQ(times(out), (T{10, 10, 20, 30, 40, 45}));
     batch = items({60, 70}, 6);  // past the limit: held
-    buffer.add(batch, 65, out, 100, report);
+    add(batch, 65, 100);
     EXPECT_EQ(times(out), (T{10, 10, 20, 30, 40, 45, 60}));
     batch = items({80}, 8);  // no room in `out`: held until there is
-    buffer.add(batch, 100, out, out.size() + 1, report);
+    add(batch, 100, out.size() + 1);
     EXPECT_EQ(times(out), (T{10, 10, 20, 30, 40, 45, 60, 70}));
     buffer.release(100, out, 100);
     batch = items({50, 90}, 9);  // older than what went out: moved up to it and counted
-    buffer.add(batch, 100, out, 100, report);
+    add(batch, 100, 100);
     EXPECT_EQ(times(out), (T{10, 10, 20, 30, 40, 45, 60, 70, 80, 80, 90}));
     EXPECT_EQ(report.kinds().at(std::string(kind::kLateEvent)).mapped, 1U);
     EXPECT_TRUE(buffer.empty());

@@ -86,6 +86,13 @@ TEST(FxtText, EventTextIsTheSameOnEitherPath) {
         for (const Arg& a : items) l.items[l.count++] = a;
         return l;
     };
+    // Appended after what the string held (the item builder's come from a pool, emptied).
+    auto event_text = [](std::string_view category, std::string_view name, const ArgList& args) {
+        std::string out = "kept|";
+        append_event_text(out, category, name, args);
+        EXPECT_EQ(out.substr(0, 5), "kept|");
+        return out.substr(5);
+    };
     const ArgList plain =
         list({arg("n", ArgType::Int32, static_cast<std::uint64_t>(-7)),
               arg("u", ArgType::UInt64, 18446744073709551615U), arg("ok", ArgType::Bool, 1),

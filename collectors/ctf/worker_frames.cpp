@@ -100,6 +100,20 @@ bool put_event(Writer& w, const model::Event& e) {
     w.reserve(kMaxFixedEventBytes);
     FieldWriter io{w};
     if (const auto* a = std::get_if<model::Annotation>(&e)) {
+        // Nearly every event of a UST chunk is an uncoloured string annotation whose text is
+        // in the chunk's text buffer: its fields written straight (the same bytes as the visit
+        // below, without its two dispatches; the frames test decodes both).
+        if (const auto* s = std::get_if<model::StringAnnotation>(&a->body);
+            s != nullptr && !s->color && s->text.empty()) {
+            w.put(ef::tag_of<model::StringAnnotation>());
+            w.put(a->ts);
+            w.put(a->core);
+            w.put(a->tid);
+            w.put(s->channel);
+            w.put(std::uint8_t{0});   // no color
+            w.put(std::uint32_t{0});  // no text
+            return true;
+        }
         return std::visit(
             [&](const auto& body) {
                 using B = std::decay_t<decltype(body)>;

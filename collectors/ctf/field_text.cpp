@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <charconv>
 #include <cstdint>
-#include <cstring>
 #include <limits>
 
 #include "collectors/ctf/double_text.hpp"
@@ -340,8 +339,7 @@ void append_planned(std::string& out, const bt_field* structure,
         const bool numeric =
             m.kind == K::Signed || m.kind == K::Unsigned || m.kind == K::Hex || m.kind == K::Real;
         if (numeric && m.prefix.size() <= kPrefixRoom) {
-            std::memcpy(number, m.prefix.data(), m.prefix.size());
-            char* at = number + m.prefix.size();
+            char* at = std::copy(m.prefix.begin(), m.prefix.end(), number);
             char* const end = number + sizeof number;
             const bt_field* f =
                 bt_field_structure_borrow_member_field_by_index_const(structure, m.index);

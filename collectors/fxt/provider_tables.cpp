@@ -33,20 +33,9 @@ void ProviderTables::reset() {
     *this = ProviderTables{};
 }
 
-std::optional<model::Nanos> ProviderTables::to_ns(std::uint64_t ticks) const {
+std::optional<model::Nanos> ProviderTables::to_ns_wide(std::uint64_t ticks) const {
     constexpr auto kMax = static_cast<std::uint64_t>(std::numeric_limits<model::Nanos>::max());
-    if (ticks_per_second_ == kDefaultTicksPerSecond) {
-        if (ticks > kMax) return std::nullopt;
-        return static_cast<model::Nanos>(ticks);
-    }
     const std::uint64_t tps = ticks_per_second_;
-    if (ticks <= UINT64_MAX / kDefaultTicksPerSecond) {
-        // The usual case. A clock slower than 0.5 GHz can still take it past 63 bits.
-        const std::uint64_t ns =
-            libdivide::libdivide_u64_do(ticks * kDefaultTicksPerSecond, &per_second_);
-        if (ns > kMax) return std::nullopt;
-        return static_cast<model::Nanos>(ns);
-    }
     if (tps <= UINT64_MAX / kDefaultTicksPerSecond) {
         // Whole seconds and the remainder apart: two 64-bit divisions instead of a 128-bit one.
         const std::uint64_t rest = (ticks % tps) * kDefaultTicksPerSecond / tps;

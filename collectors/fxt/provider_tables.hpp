@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <cstdint>
+#include <limits>
 #include <optional>
 #include <string_view>
 #include <unordered_map>
@@ -50,8 +51,23 @@ class ProviderTables {
     void reset();
 
     [[nodiscard]] std::uint64_t ticks_per_second() const { return ticks_per_second_; }
-    // Ticks in this provider's clock as ns; nullopt when it does not fit in 63 bits.
-    [[nodiscard]] std::optional<model::Nanos> to_ns(std::uint64_t ticks) const;
+    // Ticks in this provider's clock as ns; nullopt when it does not fit in 63 bits. The usual
+    // cases inline (every event's timestamp passes here, some twice); the rest in to_ns_wide().
+    [[nodiscard]] std::optional<model::Nanos> to_ns(std::uint64_t ticks) const {
+        constexpr auto kMax = static_cast<std::uint64_t>(std::numeric_limits<model::Nanos>::max());
+        if (ticks_per_second_ == kDefaultTicksPerSecond) {
+            if (ticks > kMax) return std::nullopt;
+            return static_cast<model::Nanos>(ticks);
+        }
+        if (ticks <= UINT64_MAX / kDefaultTicksPerSecond) {
+            // A clock slower than 0.5 GHz can still take it past 63 bits.
+            const std::uint64_t ns =
+                libdivide::libdivide_u64_do(ticks * kDefaultTicksPerSecond, &per_second_);
+            if (ns > kMax) return std::nullopt;
+            return static_cast<model::Nanos>(ns);
+        }
+        return to_ns_wide(ticks);
+    }
 
     // Values by a small index: an array up to twice the number of definitions (and a few), a
     // hash map past it. An index is looked up in the array first, then (when the array has no
@@ -90,6 +106,9 @@ class ProviderTables {
     };
 
   private:
+    // to_ns() of ticks whose product with 10^9 passes 64 bits.
+    [[nodiscard]] std::optional<model::Nanos> to_ns_wide(std::uint64_t ticks) const;
+
     IndexTable<std::string_view> strings_;
     IndexTable<ThreadKoids> threads_;
     std::unordered_map<std::uint64_t, std::string_view> objects_;

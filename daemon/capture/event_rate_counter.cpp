@@ -43,7 +43,7 @@ std::size_t EventRateCounter::observe(const model::SampleRun& run, std::size_t f
     return end - from;
 }
 
-void EventRateCounter::count(model::Nanos ts, std::vector<model::Event>& out) {
+void EventRateCounter::next_bucket(model::Nanos ts, std::vector<model::Event>& out) {
     if (!bucket_end_) {
         // Milliseconds are aligned to the capture's timeline, as the XRay call counters are.
         bucket_end_ = (ts >= 0 ? ts / kBucket + 1 : ts / kBucket) * kBucket;

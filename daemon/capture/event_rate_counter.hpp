@@ -46,7 +46,17 @@ class EventRateCounter {
     void finish(std::vector<model::Event>& out);
 
   private:
-    void count(model::Nanos ts, std::vector<model::Event>& out);
+    // Inline: it runs for every event a capture holds, and nearly every one falls in the
+    // current millisecond.
+    void count(model::Nanos ts, std::vector<model::Event>& out) {
+        if (bucket_end_ && ts < *bucket_end_) {
+            ++count_;
+            return;
+        }
+        next_bucket(ts, out);
+    }
+    // The first event, or one past the current millisecond: sends the count and moves on.
+    void next_bucket(model::Nanos ts, std::vector<model::Event>& out);
 
     std::optional<model::CounterKey> key_;
     std::optional<model::Nanos> bucket_end_;

@@ -198,6 +198,42 @@ void Writer::field(const bt_field* f, int depth) {
     }
 }
 
+bool is_number(MemberText::Kind k) {
+    using K = MemberText::Kind;
+    return k == K::Signed || k == K::Unsigned || k == K::Hex || k == K::Real;
+}
+
+// A planned number member (is_number): most members are, and its prefix and
+// digits put together on the stack and appended once cost less than two appends to the string.
+// The text is Writer::number's and Writer::real's.
+void append_number_member(std::string& out, const MemberText& m, const bt_field* f) {
+    constexpr std::size_t kPrefixRoom = 64;
+    char text[kPrefixRoom + kDoubleTextBytes];
+    char* at = text;
+    if (m.prefix.size() <= kPrefixRoom)
+        at = std::copy(m.prefix.begin(), m.prefix.end(), text);
+    else
+        out.append(m.prefix);
+    char* const end = text + sizeof text;
+    switch (m.kind) {
+        case MemberText::Kind::Signed:
+            at = std::to_chars(at, end, bt_field_integer_signed_get_value(f)).ptr;
+            break;
+        case MemberText::Kind::Unsigned:
+            at = std::to_chars(at, end, bt_field_integer_unsigned_get_value(f)).ptr;
+            break;
+        case MemberText::Kind::Hex:
+            *at++ = '0';
+            *at++ = 'x';
+            at = std::to_chars(at, end, bt_field_integer_unsigned_get_value(f), 16).ptr;
+            break;
+        default:
+            at = write_double(at, bt_field_real_double_precision_get_value(f));
+            break;
+    }
+    out.append(text, static_cast<std::size_t>(at - text));
+}
+
 // Length of the valid UTF-8 sequence starting at `s[0]` (0 when invalid).
 std::size_t utf8_length(std::string_view s) {
     const auto b0 = static_cast<unsigned char>(s[0]);
@@ -328,70 +364,39 @@ std::vector<MemberText> plan_members(const bt_field_class* structure) {
 
 void append_planned(std::string& out, const bt_field* structure,
                     const std::vector<MemberText>& plan, std::size_t limit) {
+    using K = MemberText::Kind;
     Writer w{out, limit};
-    // Most members are numbers: a number's prefix and digits are put together on the stack
-    // and appended once (two appends to the string cost more than the digits).
-    constexpr std::size_t kPrefixRoom = 64;
-    char number[kPrefixRoom + kDoubleTextBytes];
     for (const auto& m : plan) {
         if (w.full()) break;
-        using K = MemberText::Kind;
-        const bool numeric =
-            m.kind == K::Signed || m.kind == K::Unsigned || m.kind == K::Hex || m.kind == K::Real;
-        if (numeric && m.prefix.size() <= kPrefixRoom) {
-            char* at = std::copy(m.prefix.begin(), m.prefix.end(), number);
-            char* const end = number + sizeof number;
-            const bt_field* f =
-                bt_field_structure_borrow_member_field_by_index_const(structure, m.index);
-            if (m.kind == K::Signed) {
-                at = std::to_chars(at, end, bt_field_integer_signed_get_value(f)).ptr;
-            } else if (m.kind == K::Unsigned) {
-                at = std::to_chars(at, end, bt_field_integer_unsigned_get_value(f)).ptr;
-            } else if (m.kind == K::Hex) {
-                *at++ = '0';
-                *at++ = 'x';
-                at = std::to_chars(at, end, bt_field_integer_unsigned_get_value(f), 16).ptr;
-            } else {
-                at = write_double(at, bt_field_real_double_precision_get_value(f));
-            }
-            out.append(number, static_cast<std::size_t>(at - number));
-            continue;
-        }
-        out.append(m.prefix);
+        if (!is_number(m.kind)) out.append(m.prefix);  // (a number's goes with its digits)
         const bt_field* f =
             bt_field_structure_borrow_member_field_by_index_const(structure, m.index);
         switch (m.kind) {
-            case MemberText::Kind::Signed:
-                w.number(bt_field_integer_signed_get_value(f));
+            case K::Signed:
+            case K::Unsigned:
+            case K::Hex:
+            case K::Real:
+                append_number_member(out, m, f);
                 break;
-            case MemberText::Kind::Unsigned:
-                w.number(bt_field_integer_unsigned_get_value(f));
-                break;
-            case MemberText::Kind::Hex:
-                w.number(bt_field_integer_unsigned_get_value(f), 16);
-                break;
-            case MemberText::Kind::Real:
-                w.real(bt_field_real_double_precision_get_value(f));
-                break;
-            case MemberText::Kind::String:
+            case K::String:
                 out += '"';
                 append_utf8(out, {bt_field_string_get_value(f), bt_field_string_get_length(f)},
                             true, limit);
                 out += '"';
                 break;
-            case MemberText::Kind::SignedEnum:
+            case K::SignedEnum:
                 w.planned_enum<true>(f, m);
                 break;
-            case MemberText::Kind::UnsignedEnum:
+            case K::UnsignedEnum:
                 w.planned_enum<false>(f, m);
                 break;
-            case MemberText::Kind::SignedArray:
+            case K::SignedArray:
                 w.planned_array<true>(f);
                 break;
-            case MemberText::Kind::UnsignedArray:
+            case K::UnsignedArray:
                 w.planned_array<false>(f);
                 break;
-            case MemberText::Kind::Other:
+            case K::Other:
                 w.field(f, 1);
                 break;
         }

@@ -27,9 +27,11 @@ class Writer {
         pos_ += 4;
         put(static_cast<std::uint8_t>(kind));
     }
-    // Room for `n` more bytes.
+    // Room for `n` more bytes. Called for every field of every event, and nearly always there
+    // is room: the check inline, the growth not.
     void reserve(std::size_t n) {
-        if (out_.size() - pos_ < n) out_.resize(std::max(pos_ + n, out_.size() * 2));
+        if (out_.size() - pos_ < n) [[unlikely]]
+            grow(n);
     }
     // Unchecked: after reserve().
     template <typename T>
@@ -74,6 +76,8 @@ class Writer {
     }
 
   private:
+    [[gnu::noinline]] void grow(std::size_t n) { out_.resize(std::max(pos_ + n, out_.size() * 2)); }
+
     FrameBytes& out_;
     std::size_t start_;
     std::size_t pos_;
@@ -100,18 +104,12 @@ bool put_event(Writer& w, const model::Event& e) {
     w.reserve(kMaxFixedEventBytes);
     FieldWriter io{w};
     if (const auto* a = std::get_if<model::Annotation>(&e)) {
-        // Nearly every event of a UST chunk is an uncoloured string annotation whose text is
-        // in the chunk's text buffer: its fields written straight (the same bytes as the visit
-        // below, without its two dispatches; the frames test decodes both).
-        if (const auto* s = std::get_if<model::StringAnnotation>(&a->body);
-            s != nullptr && !s->color && s->text.empty()) {
+        // Nearly every event of a UST chunk is a string annotation: the visit's branch for it,
+        // taken without the visit's dispatch.
+        if (const auto* s = std::get_if<model::StringAnnotation>(&a->body)) {
             w.put(ef::tag_of<model::StringAnnotation>());
-            w.put(a->ts);
-            w.put(a->core);
-            w.put(a->tid);
-            w.put(s->channel);
-            w.put(std::uint8_t{0});   // no color
-            w.put(std::uint32_t{0});  // no text
+            ef::head(io, *a);
+            ef::fields(io, *s);
             return true;
         }
         return std::visit(

@@ -1,7 +1,6 @@
 #include "collectors/fxt/provider_tables.hpp"
 
 #include <cstdint>
-#include <limits>
 
 namespace apcgate::collectors::fxt {
 
@@ -34,20 +33,19 @@ void ProviderTables::reset() {
 }
 
 std::optional<model::Nanos> ProviderTables::to_ns_wide(std::uint64_t ticks) const {
-    constexpr auto kMax = static_cast<std::uint64_t>(std::numeric_limits<model::Nanos>::max());
     const std::uint64_t tps = ticks_per_second_;
     if (tps <= UINT64_MAX / kDefaultTicksPerSecond) {
         // Whole seconds and the remainder apart: two 64-bit divisions instead of a 128-bit one.
         const std::uint64_t rest = (ticks % tps) * kDefaultTicksPerSecond / tps;
         std::uint64_t ns = 0;
         if (__builtin_mul_overflow(ticks / tps, kDefaultTicksPerSecond, &ns) ||
-            __builtin_add_overflow(ns, rest, &ns) || ns > kMax) {
+            __builtin_add_overflow(ns, rest, &ns) || ns > kMaxNs) {
             return std::nullopt;
         }
         return static_cast<model::Nanos>(ns);
     }
     const Uint128 ns = Uint128{ticks} * kDefaultTicksPerSecond / tps;
-    if (ns > kMax) return std::nullopt;
+    if (ns > kMaxNs) return std::nullopt;
     return static_cast<model::Nanos>(ns);
 }
 

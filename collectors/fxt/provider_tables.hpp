@@ -54,16 +54,15 @@ class ProviderTables {
     // Ticks in this provider's clock as ns; nullopt when it does not fit in 63 bits. The usual
     // cases inline (every event's timestamp passes here, some twice); the rest in to_ns_wide().
     [[nodiscard]] std::optional<model::Nanos> to_ns(std::uint64_t ticks) const {
-        constexpr auto kMax = static_cast<std::uint64_t>(std::numeric_limits<model::Nanos>::max());
         if (ticks_per_second_ == kDefaultTicksPerSecond) {
-            if (ticks > kMax) return std::nullopt;
+            if (ticks > kMaxNs) return std::nullopt;
             return static_cast<model::Nanos>(ticks);
         }
         if (ticks <= UINT64_MAX / kDefaultTicksPerSecond) {
             // A clock slower than 0.5 GHz can still take it past 63 bits.
             const std::uint64_t ns =
                 libdivide::libdivide_u64_do(ticks * kDefaultTicksPerSecond, &per_second_);
-            if (ns > kMax) return std::nullopt;
+            if (ns > kMaxNs) return std::nullopt;
             return static_cast<model::Nanos>(ns);
         }
         return to_ns_wide(ticks);
@@ -106,6 +105,8 @@ class ProviderTables {
     };
 
   private:
+    static constexpr auto kMaxNs =
+        static_cast<std::uint64_t>(std::numeric_limits<model::Nanos>::max());
     // to_ns() of ticks whose product with 10^9 passes 64 bits.
     [[nodiscard]] std::optional<model::Nanos> to_ns_wide(std::uint64_t ticks) const;
 

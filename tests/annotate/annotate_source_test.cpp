@@ -254,8 +254,10 @@ TEST_F(SourceTest, StreamsCutShortAreForwardedAsTheyArrivedThenDisconnected) {
     EXPECT_EQ(source_->stats().counts[AnnotateStat::DroppedProtocol], 0U);
 }
 
+// Each hostile client is judged by what it sent, never by when: the handshake timeout stays at its
+// default (10 s) here, so a test thread held up on a loaded machine between a connect and its
+// send cannot turn a protocol drop into a timeout (CI once saw that with a 300 ms timeout).
 TEST_F(SourceTest, HostileClientsAreDroppedWithAReasonAndOthersGoOn) {
-    config_.handshake_timeout_ns = 300'000'000;
     make();
     start();
     Conn good(connect_abstract(config_.socket_name));
@@ -269,7 +271,6 @@ TEST_F(SourceTest, HostileClientsAreDroppedWithAReasonAndOthersGoOn) {
     Conn http(connect_tcp(config_.data_tcp_port()));
     Conn bad_code(connect_abstract(config_.socket_name));
     Conn huge(connect_abstract(config_.socket_name));
-    Conn silent(connect_abstract(config_.socket_name));
     ASSERT_TRUE(http.send_in_pieces(Bytes{'G', 'E', 'T', ' ', '/', ' ', 'H', 'T', 'T', 'P'}));
     Bytes with_garbage = prefix;
     with_garbage.insert(with_garbage.end(), {0x99, 1, 2, 3, 4, 5, 6});
@@ -277,7 +278,7 @@ TEST_F(SourceTest, HostileClientsAreDroppedWithAReasonAndOthersGoOn) {
     Bytes huge_visual = handshake(3, 3);
     huge_visual.insert(huge_visual.end(), {0x05, 0xff, 0xff, 0xff, 0xff});  // a 4 GiB image
     ASSERT_TRUE(huge.send_in_pieces(huge_visual));
-    for (Conn* c : {&http, &bad_code, &huge, &silent}) EXPECT_TRUE(c->wait_closed(10s));
+    for (Conn* c : {&http, &bad_code, &huge}) EXPECT_TRUE(c->wait_closed(10s));
     // The good connection was not disturbed.
     const Bytes rest = every_kind(9, "good");
     ASSERT_TRUE(good.send_in_pieces(rest, {17}));
@@ -285,7 +286,7 @@ TEST_F(SourceTest, HostileClientsAreDroppedWithAReasonAndOthersGoOn) {
     ASSERT_TRUE(poll_until([&] { return disconnects() == 3; })) << log_text();
     stop();
     const auto carried = by_tid(events_);
-    EXPECT_EQ(carried.size(), 3U) << "the HTTP and the silent client never sent a valid byte";
+    EXPECT_EQ(carried.size(), 3U) << "the HTTP client never sent a valid byte";
     Bytes good_bytes = handshake(1, 1);
     good_bytes.insert(good_bytes.end(), rest.begin(), rest.end());
     EXPECT_TRUE(carried.at(1).bytes == good_bytes);
@@ -294,10 +295,51 @@ TEST_F(SourceTest, HostileClientsAreDroppedWithAReasonAndOthersGoOn) {
     EXPECT_TRUE(logged("not the annotation protocol")) << log_text();
     EXPECT_TRUE(logged("unknown message code 0x99")) << log_text();
     EXPECT_TRUE(logged("exceeds apcgate's limit")) << log_text();
-    EXPECT_TRUE(logged("no handshake within 300 ms")) << log_text();
     const auto stats = source_->stats();
     EXPECT_EQ(stats.counts[AnnotateStat::DroppedProtocol], 3U);
-    EXPECT_EQ(stats.counts[AnnotateStat::DroppedNoHandshake], 1U);
+    EXPECT_EQ(stats.counts[AnnotateStat::DroppedNoHandshake], 0U);
+}
+
+// A client that connects and says nothing, or stops inside its handshake, is dropped when the
+// handshake timeout runs out; one whose handshake the source has already read stays. The
+// timeout is this test's only subject, so no verdict here hangs on the test thread's timing.
+TEST_F(SourceTest, ClientsWithoutAHandshakeAreDroppedWhenTheTimeoutRunsOut) {
+    config_.handshake_timeout_ns = 300'000'000;
+    make();
+    start();
+    Conn good(connect_abstract(config_.socket_name));
+    Bytes good_bytes = handshake(1, 1);
+    const Bytes rest = every_kind(9, "good");
+    good_bytes.insert(good_bytes.end(), rest.begin(), rest.end());
+    ASSERT_TRUE(good.send_in_pieces(good_bytes));
+    ASSERT_TRUE(poll_until([&] { return !events_.empty(); })) << log_text();
+    const auto connected = std::chrono::steady_clock::now();
+    Conn silent(connect_abstract(config_.socket_name));
+    Conn halfway(connect_tcp(config_.data_tcp_port()));
+    const Bytes hello = handshake(2, 2);
+    ASSERT_TRUE(halfway.send_in_pieces(Bytes(hello.begin(), hello.begin() + 5)));
+    for (Conn* c : {&silent, &halfway}) EXPECT_TRUE(c->wait_closed(10s));
+    EXPECT_GE(std::chrono::steady_clock::now() - connected, 300ms) << "not before the timeout";
+    EXPECT_TRUE(logged("no handshake within 300 ms")) << log_text();
+    EXPECT_FALSE(good.wait_closed(50ms)) << "the good client is still connected";
+    good.close();
+    // The good client's and the cut-short client's ends (the silent one never had a stream).
+    ASSERT_TRUE(poll_until([&] { return disconnects() == 2; })) << log_text();
+    stop();
+    const auto carried = by_tid(events_);
+    // The silent client sent nothing; the other's valid prefix is carried as it arrived, as for
+    // any stream cut short.
+    ASSERT_EQ(carried.size(), 2U);
+    ASSERT_TRUE(carried.count(1));
+    EXPECT_TRUE(carried.at(1).bytes == good_bytes);
+    for (const auto& [tid, stream] : carried) {
+        if (tid == 1) continue;
+        EXPECT_TRUE(stream.bytes == Bytes(hello.begin(), hello.begin() + 5));
+        EXPECT_TRUE(stream.disconnected);
+    }
+    const auto stats = source_->stats();
+    EXPECT_EQ(stats.counts[AnnotateStat::DroppedNoHandshake], 2U);
+    EXPECT_EQ(stats.counts[AnnotateStat::DroppedProtocol], 0U);
 }
 
 // Small writes of two connections that alternate between two polls stay apart (the hand-over

@@ -165,7 +165,8 @@ void EventMapper::discarded(const bt_message* m, bool packets) {
     if (!known) count = 1;  // at least one was lost
     const bool timed = packets ? bt_stream_class_discarded_packets_have_default_clock_snapshots(sc)
                                : bt_stream_class_discarded_events_have_default_clock_snapshots(sc);
-    // The muxer orders these messages by the start of the lost range: place them there too.
+    // The merge orders these messages by the start of the lost range (stream_merge.hpp): place
+    // them there too.
     const model::Nanos ts =
         timed
             ? timestamp(

@@ -94,10 +94,7 @@ Result<std::unique_ptr<TraceGraph>> TraceGraph::open(const std::vector<fs::path>
     std::unique_ptr<TraceGraph> g(new TraceGraph(handler));
     auto ctf = find_plugin("ctf");
     if (!ctf) return std::move(ctf).take_error();
-    auto utils = find_plugin("utils");
-    if (!utils) return std::move(utils).take_error();
     g->ctf_ = std::move(*ctf);
-    g->utils_ = std::move(*utils);
 
     // A component whose initialisation fails leaves the graph faulty: build it again without
     // that trace. Each pass drops one trace, so this ends.
@@ -198,6 +195,8 @@ std::optional<std::vector<fs::path>> TraceGraph::repair(const std::vector<fs::pa
 
 Status TraceGraph::build(const std::vector<std::vector<fs::path>>& traces,
                          std::size_t& failed_index, std::string& log) {
+    graph_.reset();
+    sink_ = std::make_unique<MergeSink>(*handler_);
     graph_.reset(bt_graph_create(0));
     traces_.clear();
     trace_count_ = 0;
@@ -225,41 +224,26 @@ Status TraceGraph::build(const std::vector<std::vector<fs::path>>& traces,
             sources.push_back(src);
         }
     }
-    const auto* muxer_cls =
-        bt_plugin_borrow_filter_component_class_by_name_const(utils_.get(), "muxer");
-    if (muxer_cls == nullptr)
-        return Error::at(ErrorKind::Unsupported,
-                         "plugin 'utils' has no filter component class 'muxer'");
-    const bt_component_filter* muxer = nullptr;
-    if (bt_graph_add_filter_component(graph_.get(), muxer_cls, "muxer", nullptr,
-                                      BT_LOGGING_LEVEL_NONE,
-                                      &muxer) != BT_GRAPH_ADD_COMPONENT_STATUS_OK)
-        return take_bt_error(ErrorKind::Internal, "cannot add the muxer");
-    const bt_component_sink* sink = nullptr;
-    if (bt_graph_add_simple_sink_component(graph_.get(), "apcgate", nullptr, &TraceGraph::consume,
-                                           nullptr, this,
-                                           &sink) != BT_GRAPH_ADD_COMPONENT_STATUS_OK)
-        return take_bt_error(ErrorKind::Internal, "cannot add the sink");
+    std::uint64_t ports = 0;
     for (const auto* src : sources) {
-        const std::uint64_t ports = bt_component_source_get_output_port_count(src);
-        max_streams_ = std::max(max_streams_, ports);
-        for (std::uint64_t p = 0; p < ports; ++p) {
-            // The muxer always has exactly one free input port: its last one.
-            const auto in_count = bt_component_filter_get_input_port_count(muxer);
-            const auto* in =
-                bt_component_filter_borrow_input_port_by_index_const(muxer, in_count - 1);
-            const auto* out = bt_component_source_borrow_output_port_by_index_const(src, p);
-            if (bt_graph_connect_ports(graph_.get(), out, in, nullptr) !=
-                BT_GRAPH_CONNECT_PORTS_STATUS_OK)
+        const std::uint64_t n = bt_component_source_get_output_port_count(src);
+        max_streams_ = std::max(max_streams_, n);
+        ports += n;
+    }
+    auto sink = sink_->add_to(graph_.get(), ports);
+    if (!sink) return std::move(sink).take_error();
+    std::uint64_t in = 0;
+    for (const auto* src : sources) {
+        const std::uint64_t n = bt_component_source_get_output_port_count(src);
+        for (std::uint64_t p = 0; p < n; ++p, ++in) {
+            if (bt_graph_connect_ports(
+                    graph_.get(), bt_component_source_borrow_output_port_by_index_const(src, p),
+                    bt_component_sink_borrow_input_port_by_index_const(*sink, in),
+                    nullptr) != BT_GRAPH_CONNECT_PORTS_STATUS_OK)
                 return take_bt_error(ErrorKind::Internal,
-                                     "cannot connect a trace stream to the muxer");
+                                     "cannot connect a trace stream to the sink");
         }
     }
-    if (bt_graph_connect_ports(graph_.get(),
-                               bt_component_filter_borrow_output_port_by_index_const(muxer, 0),
-                               bt_component_sink_borrow_input_port_by_index_const(sink, 0),
-                               nullptr) != BT_GRAPH_CONNECT_PORTS_STATUS_OK)
-        return take_bt_error(ErrorKind::Internal, "cannot connect the muxer to the sink");
     for (const auto& dirs : traces) {
         for (const auto& dir : dirs) {
             const auto view = std::find_if(views_.begin(), views_.end(),
@@ -269,28 +253,6 @@ Status TraceGraph::build(const std::vector<std::vector<fs::path>>& traces,
     }
     trace_count_ = traces.size();
     return {};
-}
-
-bt_graph_simple_sink_component_consume_func_status TraceGraph::consume(bt_message_iterator* it,
-                                                                       void* self) {
-    auto* g = static_cast<TraceGraph*>(self);
-    bt_message_array_const messages = nullptr;
-    std::uint64_t count = 0;
-    switch (bt_message_iterator_next(it, &messages, &count)) {
-        case BT_MESSAGE_ITERATOR_NEXT_STATUS_OK:
-            break;
-        case BT_MESSAGE_ITERATOR_NEXT_STATUS_END:
-            return BT_GRAPH_SIMPLE_SINK_COMPONENT_CONSUME_FUNC_STATUS_END;
-        case BT_MESSAGE_ITERATOR_NEXT_STATUS_AGAIN:
-            return BT_GRAPH_SIMPLE_SINK_COMPONENT_CONSUME_FUNC_STATUS_AGAIN;
-        case BT_MESSAGE_ITERATOR_NEXT_STATUS_MEMORY_ERROR:
-            return BT_GRAPH_SIMPLE_SINK_COMPONENT_CONSUME_FUNC_STATUS_MEMORY_ERROR;
-        default:
-            return BT_GRAPH_SIMPLE_SINK_COMPONENT_CONSUME_FUNC_STATUS_ERROR;
-    }
-    g->handler_->on_messages(messages, count);
-    for (std::uint64_t i = 0; i < count; ++i) bt_message_put_ref(messages[i]);
-    return BT_GRAPH_SIMPLE_SINK_COMPONENT_CONSUME_FUNC_STATUS_OK;
 }
 
 TraceGraph::Step TraceGraph::step() {
@@ -304,8 +266,14 @@ TraceGraph::Step TraceGraph::step() {
             return Step::End;
         default:
             failed_ = true;
-            failure_ =
-                take_bt_error(ErrorKind::Malformed, "libbabeltrace2 stopped decoding the trace");
+            if (const auto& refused = sink_->failure()) {
+                // The merge refused the streams: its words, not the graph's.
+                bt_current_thread_clear_error();
+                failure_ = *refused;
+            } else {
+                failure_ = take_bt_error(ErrorKind::Malformed,
+                                         "libbabeltrace2 stopped decoding the trace");
+            }
             return Step::Failed;
     }
 }

@@ -2,7 +2,7 @@
 // CTF traces and hands their messages over in timestamp order, a batch at a time. It decodes and
 // orders only; what the messages mean to a capture is the mapper's job (event_mapper.hpp).
 //
-//   source.ctf.fs (one per trace) --port per stream--> filter.utils.muxer --> simple sink
+//   source.ctf.fs (one per trace) --port per stream--> merge sink (merge_sink.hpp)
 //
 // A trace may lie in several directories (the outputs of `lttng snapshot record`, or copies of
 // one trace): they are grouped as the babeltrace2 command line groups them (trace_query.hpp)
@@ -21,8 +21,9 @@
 //              stream.event.context  (6.2: e.g. LTTng's vpid, vtid, procname, perf_*)
 //              event.context         (6.2)
 //              event.fields          (6.3: the payload)
-// The muxer merges the streams of all traces by their clock snapshots (section 8: a clock's
-// freq and offset), so the batches arrive in non-decreasing time.
+// The sink merges the streams of all traces by their clock snapshots (section 8: a clock's
+// freq and offset) as babeltrace2's muxer does (stream_merge.hpp), so the batches arrive in
+// non-decreasing time.
 #pragma once
 
 #include <babeltrace2/babeltrace.h>
@@ -36,17 +37,11 @@
 #include <vector>
 
 #include "collectors/ctf/bt_ref.hpp"
+#include "collectors/ctf/merge_sink.hpp"
 #include "collectors/ctf/scratch_dir.hpp"
 #include "protocol/wire/result.hpp"
 
 namespace apcgate::collectors::ctf {
-
-// Receives each batch of messages; the messages are borrowed for the duration of the call.
-class MessageHandler {
-  public:
-    virtual ~MessageHandler() = default;
-    virtual void on_messages(const bt_message* const* messages, std::uint64_t count) = 0;
-};
 
 class TraceGraph {
   public:
@@ -67,7 +62,10 @@ class TraceGraph {
     // Runs the graph until the handler has received one batch (or the end, or a failure).
     Step step();
     // Where the next batches go (the probe hands its graph over to the first capture).
-    void set_handler(MessageHandler& handler) { handler_ = &handler; }
+    void set_handler(MessageHandler& handler) {
+        handler_ = &handler;
+        if (sink_) sink_->set_handler(handler);
+    }
     // What went wrong when step() said Failed; the graph is unusable afterwards.
     [[nodiscard]] const Error& failure() const { return failure_; }
     // The directories of the traces that were opened (as given, not their repaired views), how
@@ -85,12 +83,10 @@ class TraceGraph {
 
   private:
     explicit TraceGraph(MessageHandler& handler) : handler_(&handler) {}
-    // Adds the sources, muxer and sink; on a source's failure, says which one and what
+    // Adds the sources and the sink; on a source's failure, says which one and what
     // libbabeltrace2 logged meanwhile.
     Status build(const std::vector<std::vector<std::filesystem::path>>& traces,
                  std::size_t& failed_index, std::string& log);
-    static bt_graph_simple_sink_component_consume_func_status consume(bt_message_iterator* it,
-                                                                      void* self);
     // A view of each directory of `dirs` with its damaged stream files cut back to their whole
     // packets, their losses in `losses`; nullopt when none is damaged (or cannot be repaired).
     std::optional<std::vector<std::filesystem::path>> repair(
@@ -104,7 +100,9 @@ class TraceGraph {
     std::size_t views_made_ = 0;
     std::vector<Error> losses_;
     PluginRef ctf_;
-    PluginRef utils_;
+    // Declared before the graph: its component is finalised (and lets go of the upstream
+    // iterators) while the graph is destroyed.
+    std::unique_ptr<MergeSink> sink_;
     GraphRef graph_;
     std::vector<std::filesystem::path> traces_;
     std::size_t trace_count_ = 0;

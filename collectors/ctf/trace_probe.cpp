@@ -137,7 +137,7 @@ std::optional<std::int64_t> clock_offset_ns(const ClockClassInfo& c) {
 // - domain: "unix-epoch" when every clock's origin is the Unix epoch (LTTng's, as
 //   libbabeltrace2 reads them: traces of different sessions and machines correlate on it);
 //   else "ctf:NAME[/UUID]" when every clock is one clock by name and UUID (libbabeltrace2
-//   correlates clock classes of one UUID, or of none, and so does its muxer within the input);
+//   correlates clock classes of one UUID, or of none, and so does the merge within the input);
 //   else, or with a stream that has no clock, or a clock of neither name nor UUID, "" (a domain
 //   of this input alone).
 // - to_monotonic: when every clock is LTTng's ("monotonic"), minus the first one's offset. Each

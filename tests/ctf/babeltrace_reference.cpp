@@ -43,8 +43,10 @@ Reference babeltrace_reference(const std::filesystem::path& trace) {
         if (const auto at = line.find("} Event `"); at != std::string::npos) {
             const auto start = at + 9;
             const auto end = line.rfind("` (");
-            if (end != std::string::npos && end >= start)
+            if (end != std::string::npos && end >= start) {
                 ++r.events[line.substr(start, end - start)];
+                r.sequence.push_back(line.substr(start, end - start));
+            }
         } else if (line.find("} Discarded events (") != std::string::npos) {
             r.discarded_events += number_after(line, "} Discarded events (");
         } else if (line.find("} Discarded packets (") != std::string::npos) {

@@ -8,12 +8,14 @@
 #include <filesystem>
 #include <map>
 #include <string>
+#include <vector>
 
 namespace apcgate::ctf_test {
 
 struct Reference {
     int exit_code = -1;
     std::map<std::string, std::uint64_t> events;  // name -> count
+    std::vector<std::string> sequence;            // the event names in the order printed
     std::uint64_t discarded_events = 0;
     std::uint64_t discarded_packets = 0;
     std::string stderr_text;

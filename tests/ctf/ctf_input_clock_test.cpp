@@ -191,7 +191,7 @@ TEST(CtfInputClock, HandMadeClockOfAnotherNameHasNoRelationToMonotonic) {
 
 TEST(CtfInputClock, LttngKernelAndUstTracesOfOneSession) {
     // babeltrace's corpus: kernel/ and ust/ of one session, offsets 1564079206.484157378 s and
-    // .484157338 s; which one the probe meets first is the muxer's business.
+    // .484157338 s; which one the probe meets first is the merge's business.
     const fs::path trace =
         fs::path(apcgate::test_paths::testdata_dir()) / "ctf/succeed/multi-domains";
     auto run = run_ctf(trace);

@@ -47,15 +47,16 @@ std::string CtfTraceWriter::metadata() const {
         "typealias integer { size = 64; align = 8; signed = true; } := int64_t;\n"
         "trace {\n  major = 1;\n  minor = 8;\n  byte_order = le;\n"
         "  packet.header := struct { uint32_t magic; uint32_t stream_id; };\n};\n"
-        "env {\n  hostname = \"ctf-test-host\";\n  domain = \"" +
-        domain_ +
+        "env {\n  hostname = \"" +
+        hostname_ + "\";\n  domain = \"" + domain_ +
         "\";\n"
         "  tracer_name = \"hand-made\";\n};\n"
         "clock {\n  name = \"" +
         clock_.name + "\";\n  freq = " + std::to_string(clock_.freq) +
         ";\n  offset_s = " + std::to_string(clock_.offset_s) +
-        ";\n  offset = " + std::to_string(clock_.offset_cycles) +
-        ";\n};\n"
+        ";\n  offset = " + std::to_string(clock_.offset_cycles) + ";\n" +
+        (clock_.uuid.empty() ? std::string() : "  uuid = \"" + clock_.uuid + "\";\n") +
+        "};\n"
         "typealias integer { size = 64; align = 8; signed = false; map = clock." +
         clock_.name +
         ".value; } "

@@ -43,6 +43,7 @@ struct ClockAndSequence {
     std::int64_t offset_cycles = 0;
     bool packet_seq_num = false;
     std::string name = "monotonic";  // the clock's name (LTTng's is "monotonic")
+    std::string uuid;                // the clock's UUID (canonical text), none when empty
 };
 
 struct TraceEvent {
@@ -63,6 +64,8 @@ class CtfTraceWriter {
                 const std::vector<TraceEvent>& events, std::uint64_t seq_num = 0);
     // Writes the metadata file; the stream files are written as packets are added.
     void finish();
+    // The env hostname written in the metadata ("ctf-test-host" unless set).
+    void set_hostname(std::string hostname) { hostname_ = std::move(hostname); }
 
     [[nodiscard]] const std::filesystem::path& dir() const { return dir_; }
     [[nodiscard]] std::string metadata() const;
@@ -72,6 +75,7 @@ class CtfTraceWriter {
     std::vector<EventClass> classes_;
     std::string domain_;
     ClockAndSequence clock_;
+    std::string hostname_ = "ctf-test-host";
 };
 
 // A UST trace of `packets` packets of `per_packet` `app:tick` events (i = 0.., s = "x"), 10 ns

@@ -198,7 +198,8 @@ bool StreamMerge::check_clock_class(const bt_clock_class* cc) {
 bool StreamMerge::time_head(Upstream& u) {
     const bt_message* m = u.messages[u.pos];
     const bt_message_type type = bt_message_get_type(m);
-    // Nearly every message: an event of a stream whose clock was checked at its beginning.
+    // Nearly every message: an event of a stream whose clock was checked at its beginning (with
+    // a clock expected, every stream began with one; a stream without stops the merge there).
     if (type == BT_MESSAGE_TYPE_EVENT && expect_ != Expect::Any && expect_ != Expect::NoClock) {
         const bt_clock_snapshot* cs = bt_message_event_borrow_default_clock_snapshot_const(m);
         u.timed = bt_clock_snapshot_get_ns_from_origin(cs, &u.ts) ==
@@ -238,14 +239,18 @@ bool StreamMerge::time_head(Upstream& u) {
     return true;
 }
 
-StreamMerge::Pull StreamMerge::refill_at(std::size_t i) {
+StreamMerge::Pull StreamMerge::refill_at(std::size_t i, bool time) {
     Upstream& u = active_[i];
-    while (u.pos == u.count) {
+    if (u.pos == u.count) {
         bt_message_array_const messages = nullptr;
         std::uint64_t count = 0;
         switch (bt_message_iterator_next(u.it, &messages, &count)) {
             case BT_MESSAGE_ITERATOR_NEXT_STATUS_OK:
-                // An empty batch is not promised against by the API: ask again.
+                if (count == 0) {  // the API promises at least one
+                    failure_ = Error::at(ErrorKind::Internal,
+                                         "libbabeltrace2 handed on an empty batch of messages");
+                    return Pull::Failed;
+                }
                 u.messages = messages;
                 u.count = count;
                 u.pos = 0;
@@ -261,21 +266,25 @@ StreamMerge::Pull StreamMerge::refill_at(std::size_t i) {
                 return Pull::Failed;
         }
     }
-    return time_head(u) ? Pull::Messages : Pull::Failed;
+    return !time || time_head(u) ? Pull::Messages : Pull::Failed;
 }
 
 StreamMerge::Pull StreamMerge::refill() {
     // At first every upstream has to be read; afterwards only the one last taken from can have
     // used its batch up.
     if (!primed_) {
+        // All of them read before any is timed (and its clock checked), as the muxer does: a
+        // later stream's decoding error comes before an earlier stream's clock refusal.
         for (std::size_t i = 0; i < active_.size();) {
-            const Pull p = refill_at(i);
+            const Pull p = refill_at(i, false);
             if (p == Pull::Again || p == Pull::Failed) return p;
             if (p == Pull::Messages) ++i;
         }
+        for (auto& u : active_)
+            if (!time_head(u)) return Pull::Failed;
         primed_ = true;
     } else if (taken_ < active_.size() && active_[taken_].pos == active_[taken_].count) {
-        const Pull p = refill_at(taken_);
+        const Pull p = refill_at(taken_, true);
         if (p == Pull::Again || p == Pull::Failed) return p;
     }
     return active_.empty() ? Pull::End : Pull::Messages;
@@ -295,7 +304,6 @@ StreamMerge::Pull StreamMerge::next(const bt_message** out, std::uint64_t capaci
             bt_current_thread_move_error(held_error_);
             held_error_ = nullptr;
         }
-        if (p == Pull::Again) held_ = Pull::Messages;
         return p;
     }
     Pull stop = Pull::Messages;
@@ -329,8 +337,10 @@ StreamMerge::Pull StreamMerge::next(const bt_message** out, std::uint64_t capaci
         }
     }
     if (count == 0) return stop;
+    // An end or a failure comes with the next call; an Again does not stay (that call asks
+    // the upstream again).
     if (stop == Pull::Failed && !failure_) held_error_ = bt_current_thread_take_error();
-    held_ = stop;
+    if (stop != Pull::Again) held_ = stop;
     return Pull::Messages;
 }
 

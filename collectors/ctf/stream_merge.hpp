@@ -13,8 +13,10 @@
 //     the last message handed on;
 //   - the earliest goes first; between streams at the same time, the trace with a UUID before
 //     one without and then by UUID bytes, the trace with a name before one without and then by
-//     name, then by stream class id, then by stream id; when those are equal too, the stream
-//     of the earlier port;
+//     name, then by stream class id, then by stream id; when those are equal too (streams of
+//     two traces of one name and no UUID), the stream of the earlier port. There the muxer
+//     goes on comparing the two messages (their types, then an event's class id, name, log
+//     level and EMF URI) before its own port order, which changes as streams end;
 //   - a stream whose next message is earlier than the last message handed on stops the merge
 //     (the muxer's error "Youngest upstream message iterator wrapper's timestamp is less than
 //     muxer's message iterator's last returned timestamp");
@@ -75,7 +77,8 @@ class StreamMerge {
     Pull refill();
     // Reads the next batch of active_[i] when its own is used up: Messages, or End when it
     // ended (and was dropped), Again or Failed.
-    Pull refill_at(std::size_t i);
+    // Its first message is timed when `time`.
+    Pull refill_at(std::size_t i, bool time);
     // Works out the time of `u`'s next message (and checks a new stream's clock class).
     bool time_head(Upstream& u);
     bool check_clock_class(const bt_clock_class* cc);

@@ -63,22 +63,55 @@ struct Ev {
     std::uint64_t ts;
 };
 
-void write_trace(const fs::path& dir,
-                 const std::vector<std::pair<std::string, std::vector<Ev>>>& streams,
-                 ClockAndSequence clock = {}, const std::string& hostname = "ctf-test-host") {
+struct Stream {
+    std::string file;
+    std::vector<Ev> events;
+    std::uint64_t instance_id = 0;  // written when the trace has stream instance ids
+};
+
+struct Layout {
+    ClockAndSequence clock;
+    std::string hostname = "ctf-test-host";
+    std::string trace_uuid;
+    bool instance_ids = false;
+    bool clockless = false;
+    std::size_t per_packet = 20;
+};
+
+void write_trace(const fs::path& dir, const std::vector<Stream>& streams,
+                 const Layout& layout = {}) {
     std::vector<EventClass> classes;
-    for (const auto& [file, events] : streams)
-        for (const auto& e : events) classes.push_back({e.name, "int32_t i;"});
-    CtfTraceWriter w(dir, classes, "ust", std::move(clock));
-    w.set_hostname(hostname);
+    for (const auto& st : streams)
+        for (const auto& e : st.events) classes.push_back({e.name, "int32_t i;"});
+    CtfTraceWriter w(dir, classes, "ust", layout.clock);
+    w.set_hostname(layout.hostname);
+    if (!layout.trace_uuid.empty()) w.set_trace_uuid(layout.trace_uuid);
+    if (layout.clockless) w.set_clockless();
+    if (layout.instance_ids)
+        for (const auto& st : streams) w.set_stream_instance_id(st.file, st.instance_id);
     std::uint32_t id = 0;
     std::uint32_t cpu = 0;
-    for (const auto& [file, events] : streams) {
+    for (const auto& st : streams) {
         std::vector<TraceEvent> packet;
-        for (const auto& e : events) packet.push_back({id++, e.ts, Payload().i32(0)});
-        w.packet(file, cpu++, 0, packet);
+        for (const auto& e : st.events) {
+            packet.push_back({id++, e.ts, Payload().i32(0)});
+            if (packet.size() == layout.per_packet) {
+                w.packet(st.file, cpu, 0, packet);
+                packet.clear();
+            }
+        }
+        if (!packet.empty()) w.packet(st.file, cpu, 0, packet);
+        ++cpu;
     }
     w.finish();
+}
+
+// `n` events named PREFIX0.. at 0, 0, 10, 10, 20, ...: every time twice in each stream.
+std::vector<Ev> pairs(const std::string& prefix, int n) {
+    std::vector<Ev> out;
+    for (int j = 0; j < n; ++j)
+        out.push_back({prefix + std::to_string(j), static_cast<std::uint64_t>(10 * (j / 2))});
+    return out;
 }
 
 class MergeTest : public testing::Test {
@@ -94,19 +127,25 @@ class MergeTest : public testing::Test {
 };
 
 TEST_F(MergeTest, StreamsAtTheSameTimesComeInBabeltracesOrder) {
-    // Three streams (their files not in stream order) with events at 20 and 40 in all of them.
-    write_trace(root_ / "t", {{"chan_2", {{"c5", 5}, {"c20", 20}, {"c40", 40}}},
-                              {"chan_0", {{"a10", 10}, {"a20", 20}, {"a20b", 20}, {"a40", 40}}},
-                              {"chan_1", {{"b20", 20}, {"b30", 30}, {"b40", 40}}}});
+    // Three streams of 40 events in packets of 20 (more than one of libbabeltrace2's batches of
+    // 15), every time in all of them, the stream ids the reverse of the files' (and ports')
+    // order: a tie goes to the lower stream id.
+    Layout layout;
+    layout.instance_ids = true;
+    write_trace(root_ / "t",
+                {{"chan_0", pairs("a", 40), 2},
+                 {"chan_1", pairs("b", 40), 1},
+                 {"chan_2", pairs("c", 40), 0}},
+                layout);
     const Reference ref = babeltrace_reference(root_ / "t");
     ASSERT_EQ(ref.exit_code, 0) << ref.stderr_text;
-    ASSERT_EQ(ref.sequence.size(), 10U);
+    ASSERT_EQ(ref.sequence.size(), 120U);
     const Merged m = merge({root_ / "t"});
     EXPECT_FALSE(m.failure) << m.failure->to_string();
     EXPECT_EQ(m.names, ref.sequence);
-    // Not the order of the files, nor time alone: the ties are broken by stream.
-    EXPECT_EQ(m.names.front(), "c5");
-    EXPECT_EQ(m.names.back(), ref.sequence.back());
+    const std::vector<std::string> first{"c0", "c1", "b0", "b1", "a0", "a1", "c2", "c3"};
+    ASSERT_GE(m.names.size(), first.size());
+    EXPECT_EQ(std::vector<std::string>(m.names.begin(), m.names.begin() + 8), first);
 }
 
 // libbabeltrace2 names a trace after its env hostname; the babeltrace2 CLI adds the trace's path
@@ -114,10 +153,12 @@ TEST_F(MergeTest, StreamsAtTheSameTimesComeInBabeltracesOrder) {
 // traces of two hosts the order is babeltrace2's; between traces of one host it is the order
 // of the trace directories.
 TEST_F(MergeTest, TracesAtTheSameTimesComeInBabeltracesOrder) {
-    write_trace(root_ / "in" / "t1", {{"chan_0", {{"z10", 10}, {"z20", 20}, {"z30", 30}}}}, {},
-                "zeta-host");
-    write_trace(root_ / "in" / "t2", {{"chan_0", {{"y10", 10}, {"y15", 15}, {"y30", 30}}}}, {},
-                "alpha-host");
+    Layout zeta;
+    zeta.hostname = "zeta-host";
+    Layout alpha;
+    alpha.hostname = "alpha-host";
+    write_trace(root_ / "in" / "t1", {{"chan_0", {{"z10", 10}, {"z20", 20}, {"z30", 30}}}}, zeta);
+    write_trace(root_ / "in" / "t2", {{"chan_0", {{"y10", 10}, {"y15", 15}, {"y30", 30}}}}, alpha);
     const Reference ref = babeltrace_reference(root_ / "in");
     ASSERT_EQ(ref.exit_code, 0) << ref.stderr_text;
     const std::vector<std::string> by_host{"y10", "z10", "y15", "z20", "y30", "z30"};
@@ -127,6 +168,24 @@ TEST_F(MergeTest, TracesAtTheSameTimesComeInBabeltracesOrder) {
     EXPECT_EQ(m.names, by_host);
 }
 
+TEST_F(MergeTest, TraceUuidsComeBeforeHostNames) {
+    Layout alpha;
+    alpha.hostname = "alpha-host";
+    alpha.trace_uuid = "ffffffff-2222-3333-4444-555555555555";
+    Layout zeta;
+    zeta.hostname = "zeta-host";
+    zeta.trace_uuid = "00000000-2222-3333-4444-555555555555";
+    write_trace(root_ / "in" / "t1", {{"chan_0", {{"y10", 10}, {"y20", 20}}}}, alpha);
+    write_trace(root_ / "in" / "t2", {{"chan_0", {{"z10", 10}, {"z20", 20}}}}, zeta);
+    const Reference ref = babeltrace_reference(root_ / "in");
+    ASSERT_EQ(ref.exit_code, 0) << ref.stderr_text;
+    const std::vector<std::string> by_uuid{"z10", "y10", "z20", "y20"};
+    EXPECT_EQ(ref.sequence, by_uuid);
+    const Merged m = merge({root_ / "in" / "t1", root_ / "in" / "t2"});
+    EXPECT_FALSE(m.failure) << m.failure->to_string();
+    EXPECT_EQ(m.names, by_uuid);
+}
+
 TEST_F(MergeTest, TracesOfOneHostAtTheSameTimesComeInTheOrderGiven) {
     write_trace(root_ / "in" / "zeta", {{"chan_0", {{"z10", 10}, {"z20", 20}}}});
     write_trace(root_ / "in" / "alpha", {{"chan_0", {{"y10", 10}, {"y20", 20}}}});
@@ -134,6 +193,22 @@ TEST_F(MergeTest, TracesOfOneHostAtTheSameTimesComeInTheOrderGiven) {
     EXPECT_EQ(merge({root_ / "in" / "zeta", root_ / "in" / "alpha"}).names, given);
     const std::vector<std::string> reversed{"y10", "z10", "y20", "z20"};
     EXPECT_EQ(merge({root_ / "in" / "alpha", root_ / "in" / "zeta"}).names, reversed);
+}
+
+TEST_F(MergeTest, StreamsWithoutAClockComeInBabeltracesOrder) {
+    // No message has a time: each is "now", and the lower stream id goes first every time.
+    Layout layout;
+    layout.clockless = true;
+    layout.instance_ids = true;
+    write_trace(root_ / "t", {{"chan_0", pairs("a", 30), 1}, {"chan_1", pairs("b", 30), 0}},
+                layout);
+    const Reference ref = babeltrace_reference(root_ / "t");
+    ASSERT_EQ(ref.exit_code, 0) << ref.stderr_text;
+    ASSERT_EQ(ref.sequence.size(), 60U);
+    const Merged m = merge({root_ / "t"});
+    EXPECT_FALSE(m.failure) << m.failure->to_string();
+    EXPECT_EQ(m.names, ref.sequence);
+    EXPECT_EQ(m.names.front(), "b0");
 }
 
 TEST_F(MergeTest, AStreamGoingBackInTimeStopsWhereBabeltraceStops) {
@@ -154,10 +229,10 @@ TEST_F(MergeTest, AStreamGoingBackInTimeStopsWhereBabeltraceStops) {
 }
 
 TEST_F(MergeTest, TracesWhoseClocksCannotBeRelatedAreRefusedAsBabeltraceRefusesThem) {
-    ClockAndSequence a;
-    a.uuid = "11111111-2222-3333-4444-555555555555";
-    ClockAndSequence b;
-    b.uuid = "99999999-2222-3333-4444-555555555555";
+    Layout a;
+    a.clock.uuid = "11111111-2222-3333-4444-555555555555";
+    Layout b;
+    b.clock.uuid = "99999999-2222-3333-4444-555555555555";
     write_trace(root_ / "in" / "a", {{"chan_0", {{"a10", 10}}}}, a);
     write_trace(root_ / "in" / "b", {{"chan_0", {{"b10", 10}}}}, b);
     const Reference ref = babeltrace_reference(root_ / "in");

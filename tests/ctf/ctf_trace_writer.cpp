@@ -45,29 +45,31 @@ std::string CtfTraceWriter::metadata() const {
         "typealias integer { size = 32; align = 8; signed = true; } := int32_t;\n"
         "typealias integer { size = 64; align = 8; signed = false; } := uint64_t;\n"
         "typealias integer { size = 64; align = 8; signed = true; } := int64_t;\n"
-        "trace {\n  major = 1;\n  minor = 8;\n  byte_order = le;\n"
-        "  packet.header := struct { uint32_t magic; uint32_t stream_id; };\n};\n"
-        "env {\n  hostname = \"" +
-        hostname_ + "\";\n  domain = \"" + domain_ +
-        "\";\n"
-        "  tracer_name = \"hand-made\";\n};\n"
-        "clock {\n  name = \"" +
-        clock_.name + "\";\n  freq = " + std::to_string(clock_.freq) +
-        ";\n  offset_s = " + std::to_string(clock_.offset_s) +
-        ";\n  offset = " + std::to_string(clock_.offset_cycles) + ";\n" +
-        (clock_.uuid.empty() ? std::string() : "  uuid = \"" + clock_.uuid + "\";\n") +
-        "};\n"
-        "typealias integer { size = 64; align = 8; signed = false; map = clock." +
-        clock_.name +
-        ".value; } "
-        ":= clock_u64;\n"
-        "stream {\n  id = 0;\n"
-        "  packet.context := struct { clock_u64 timestamp_begin; clock_u64 timestamp_end;\n"
-        "    uint64_t content_size; uint64_t packet_size; uint64_t events_discarded;\n"
-        "    uint32_t cpu_id; " +
-        std::string(clock_.packet_seq_num ? "uint64_t packet_seq_num; " : "") +
-        "};\n"
-        "  event.header := struct { uint32_t id; clock_u64 timestamp; };\n};\n";
+        "trace {\n  major = 1;\n  minor = 8;\n  byte_order = le;\n";
+    if (!trace_uuid_.empty()) m += "  uuid = \"" + trace_uuid_ + "\";\n";
+    m += "  packet.header := struct { uint32_t magic; uint32_t stream_id; ";
+    if (!instance_ids_.empty()) m += "uint64_t stream_instance_id; ";
+    m += "};\n};\n";
+    m += "env {\n  hostname = \"" + hostname_ + "\";\n  domain = \"" + domain_ +
+         "\";\n  tracer_name = \"hand-made\";\n};\n";
+    if (clockless_) {
+        m += "typealias integer { size = 64; align = 8; signed = false; } := clock_u64;\n";
+    } else {
+        m += "clock {\n  name = \"" + clock_.name + "\";\n  freq = " + std::to_string(clock_.freq) +
+             ";\n  offset_s = " + std::to_string(clock_.offset_s) +
+             ";\n  offset = " + std::to_string(clock_.offset_cycles) + ";\n";
+        if (!clock_.uuid.empty()) m += "  uuid = \"" + clock_.uuid + "\";\n";
+        m += "};\n"
+             "typealias integer { size = 64; align = 8; signed = false; map = clock." +
+             clock_.name + ".value; } := clock_u64;\n";
+    }
+    m += "stream {\n  id = 0;\n"
+         "  packet.context := struct { clock_u64 timestamp_begin; clock_u64 timestamp_end;\n"
+         "    uint64_t content_size; uint64_t packet_size; uint64_t events_discarded;\n"
+         "    uint32_t cpu_id; " +
+         std::string(clock_.packet_seq_num ? "uint64_t packet_seq_num; " : "") +
+         "};\n"
+         "  event.header := struct { uint32_t id; clock_u64 timestamp; };\n};\n";
     for (std::size_t i = 0; i < classes_.size(); ++i) {
         m += "event {\n  name = \"" + classes_[i].name + "\";\n  id = " + std::to_string(i) +
              ";\n  stream_id = 0;\n  fields := struct { " + classes_[i].fields + " };\n};\n";
@@ -84,11 +86,17 @@ void CtfTraceWriter::packet(const std::string& file, std::uint32_t cpu,
         put_u64(body, e.ts);
         body.insert(body.end(), e.payload.bytes().begin(), e.payload.bytes().end());
     }
-    const std::size_t header_bytes = 4 + 4 + 8 * 5 + 4 + (clock_.packet_seq_num ? 8 : 0);
+    const bool instance = !instance_ids_.empty();
+    const std::size_t header_bytes =
+        4 + 4 + (instance ? 8 : 0) + 8 * 5 + 4 + (clock_.packet_seq_num ? 8 : 0);
     const std::uint64_t bits = (header_bytes + body.size()) * 8;
     std::vector<std::uint8_t> p;
     put_u32(p, 0xC1FC1FC1);
     put_u32(p, 0);
+    if (instance) {
+        const auto id = instance_ids_.find(file);
+        put_u64(p, id != instance_ids_.end() ? id->second : 0);
+    }
     put_u64(p, events.empty() ? 0 : events.front().ts);
     put_u64(p, events.empty() ? 0 : events.back().ts);
     put_u64(p, bits);  // content_size

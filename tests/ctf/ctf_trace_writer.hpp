@@ -11,6 +11,7 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <map>
 #include <string>
 #include <vector>
 
@@ -66,6 +67,15 @@ class CtfTraceWriter {
     void finish();
     // The env hostname written in the metadata ("ctf-test-host" unless set).
     void set_hostname(std::string hostname) { hostname_ = std::move(hostname); }
+    // The trace's UUID (canonical text) in its metadata; none unless set.
+    void set_trace_uuid(std::string uuid) { trace_uuid_ = std::move(uuid); }
+    // Packet headers carry a stream_instance_id (CTF 1.8 section 5), `id` for the stream file
+    // `file` (0 for files not named); set before the first packet.
+    void set_stream_instance_id(const std::string& file, std::uint64_t id) {
+        instance_ids_[file] = id;
+    }
+    // No clock: event and packet times are plain integers, the streams have no default clock.
+    void set_clockless() { clockless_ = true; }
 
     [[nodiscard]] const std::filesystem::path& dir() const { return dir_; }
     [[nodiscard]] std::string metadata() const;
@@ -76,6 +86,9 @@ class CtfTraceWriter {
     std::string domain_;
     ClockAndSequence clock_;
     std::string hostname_ = "ctf-test-host";
+    std::string trace_uuid_;
+    std::map<std::string, std::uint64_t> instance_ids_;
+    bool clockless_ = false;
 };
 
 // A UST trace of `packets` packets of `per_packet` `app:tick` events (i = 0.., s = "x"), 10 ns

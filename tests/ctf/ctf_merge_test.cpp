@@ -109,6 +109,7 @@ void write_trace(const fs::path& dir, const std::vector<Stream>& streams,
 // `n` events named PREFIX0.. at 0, 0, 10, 10, 20, ...: every time twice in each stream.
 std::vector<Ev> pairs(const std::string& prefix, int n) {
     std::vector<Ev> out;
+    out.reserve(static_cast<std::size_t>(n));
     for (int j = 0; j < n; ++j)
         out.push_back({prefix + std::to_string(j), static_cast<std::uint64_t>(10 * (j / 2))});
     return out;

@@ -21,6 +21,7 @@ using PluginRef = BtRef<const bt_plugin, bt_plugin_put_ref>;
 using ValueRef = BtRef<bt_value, bt_value_put_ref>;
 using ConstValueRef = BtRef<const bt_value, bt_value_put_ref>;
 using QueryExecutorRef = BtRef<bt_query_executor, bt_query_executor_put_ref>;
+using MessageIteratorRef = BtRef<bt_message_iterator, bt_message_iterator_put_ref>;
 using SinkClassRef = BtRef<bt_component_class_sink, bt_component_class_sink_put_ref>;
 using ErrorRef = BtRef<const bt_error, bt_error_release>;
 

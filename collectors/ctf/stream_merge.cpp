@@ -40,26 +40,35 @@ std::string describe_stream(const bt_message* m) {
            (name != nullptr ? "'" + std::string(name) + "'" : "without a name");
 }
 
-// The default clock snapshot of a message, when it has one (the muxer's get_msg_ts_ns()).
+const bt_stream_class* class_of(const bt_message* m) {
+    return bt_stream_borrow_class_const(stream_of(m));
+}
+
+// The default clock snapshot of a message, when it has one (the muxer's get_msg_ts_ns()): the
+// packet and discarded-item messages have one when their stream class says so.
 const bt_clock_snapshot* snapshot_of(const bt_message* m) {
     const bt_clock_snapshot* cs = nullptr;
     switch (bt_message_get_type(m)) {
         case BT_MESSAGE_TYPE_EVENT:
             return bt_message_event_borrow_default_clock_snapshot_const(m);
-        case BT_MESSAGE_TYPE_PACKET_BEGINNING: {
-            const bt_stream* s = stream_of(m);
-            if (bt_stream_class_packets_have_beginning_default_clock_snapshot(
-                    bt_stream_borrow_class_const(s)) == BT_FALSE)
-                return nullptr;
-            return bt_message_packet_beginning_borrow_default_clock_snapshot_const(m);
-        }
-        case BT_MESSAGE_TYPE_PACKET_END: {
-            const bt_stream* s = stream_of(m);
-            if (bt_stream_class_packets_have_end_default_clock_snapshot(
-                    bt_stream_borrow_class_const(s)) == BT_FALSE)
-                return nullptr;
-            return bt_message_packet_end_borrow_default_clock_snapshot_const(m);
-        }
+        case BT_MESSAGE_TYPE_PACKET_BEGINNING:
+            return bt_stream_class_packets_have_beginning_default_clock_snapshot(class_of(m))
+                       ? bt_message_packet_beginning_borrow_default_clock_snapshot_const(m)
+                       : nullptr;
+        case BT_MESSAGE_TYPE_PACKET_END:
+            return bt_stream_class_packets_have_end_default_clock_snapshot(class_of(m))
+                       ? bt_message_packet_end_borrow_default_clock_snapshot_const(m)
+                       : nullptr;
+        case BT_MESSAGE_TYPE_DISCARDED_EVENTS:
+            return bt_stream_class_discarded_events_have_default_clock_snapshots(class_of(m))
+                       ? bt_message_discarded_events_borrow_beginning_default_clock_snapshot_const(
+                             m)
+                       : nullptr;
+        case BT_MESSAGE_TYPE_DISCARDED_PACKETS:
+            return bt_stream_class_discarded_packets_have_default_clock_snapshots(class_of(m))
+                       ? bt_message_discarded_packets_borrow_beginning_default_clock_snapshot_const(
+                             m)
+                       : nullptr;
         case BT_MESSAGE_TYPE_STREAM_BEGINNING:
             return bt_message_stream_beginning_borrow_default_clock_snapshot_const(m, &cs) ==
                            BT_MESSAGE_STREAM_CLOCK_SNAPSHOT_STATE_KNOWN
@@ -70,16 +79,6 @@ const bt_clock_snapshot* snapshot_of(const bt_message* m) {
                            BT_MESSAGE_STREAM_CLOCK_SNAPSHOT_STATE_KNOWN
                        ? cs
                        : nullptr;
-        case BT_MESSAGE_TYPE_DISCARDED_EVENTS:
-            if (bt_stream_class_discarded_events_have_default_clock_snapshots(
-                    bt_stream_borrow_class_const(stream_of(m))) == BT_FALSE)
-                return nullptr;
-            return bt_message_discarded_events_borrow_beginning_default_clock_snapshot_const(m);
-        case BT_MESSAGE_TYPE_DISCARDED_PACKETS:
-            if (bt_stream_class_discarded_packets_have_default_clock_snapshots(
-                    bt_stream_borrow_class_const(stream_of(m))) == BT_FALSE)
-                return nullptr;
-            return bt_message_discarded_packets_borrow_beginning_default_clock_snapshot_const(m);
         case BT_MESSAGE_TYPE_MESSAGE_ITERATOR_INACTIVITY:
             return bt_message_message_iterator_inactivity_borrow_clock_snapshot_const(m);
         default:
@@ -131,25 +130,10 @@ StreamMerge::~StreamMerge() {
 }
 
 void StreamMerge::clear() {
-    for (auto& u : active_) {
+    for (auto& u : active_)
         for (std::uint64_t i = u.pos; i < u.count; ++i) bt_message_put_ref(u.messages[i]);
-        bt_message_iterator_put_ref(u.it);
-    }
     active_.clear();
-    if (held_error_ != nullptr) bt_error_release(held_error_);
-    held_error_ = nullptr;
-}
-
-void StreamMerge::add_upstream(bt_message_iterator* it) {
-    Upstream u;
-    u.it = it;
-    u.port = ports_++;
-    active_.push_back(u);
-}
-
-StreamMerge::Pull StreamMerge::fail(Error e) {
-    failure_ = std::move(e);
-    return Pull::Failed;
+    held_error_.reset();
 }
 
 bool StreamMerge::check_clock_class(const bt_clock_class* cc) {
@@ -244,7 +228,7 @@ StreamMerge::Pull StreamMerge::refill_at(std::size_t i, bool time) {
     if (u.pos == u.count) {
         bt_message_array_const messages = nullptr;
         std::uint64_t count = 0;
-        switch (bt_message_iterator_next(u.it, &messages, &count)) {
+        switch (bt_message_iterator_next(u.it.get(), &messages, &count)) {
             case BT_MESSAGE_ITERATOR_NEXT_STATUS_OK:
                 if (count == 0) {  // the API promises at least one
                     failure_ = Error::at(ErrorKind::Internal,
@@ -256,7 +240,6 @@ StreamMerge::Pull StreamMerge::refill_at(std::size_t i, bool time) {
                 u.pos = 0;
                 break;
             case BT_MESSAGE_ITERATOR_NEXT_STATUS_END:
-                bt_message_iterator_put_ref(u.it);
                 // Erased in place, not swapped with the last: equal streams keep port order.
                 active_.erase(active_.begin() + static_cast<std::ptrdiff_t>(i));
                 return Pull::End;
@@ -290,9 +273,8 @@ StreamMerge::Pull StreamMerge::refill() {
     return active_.empty() ? Pull::End : Pull::Messages;
 }
 
-bool StreamMerge::before(const Upstream& a, const Upstream& b) const {
-    const int c = compare_streams(stream_of(a.messages[a.pos]), stream_of(b.messages[b.pos]));
-    return c != 0 ? c < 0 : a.port < b.port;
+bool StreamMerge::before(const Upstream& a, const Upstream& b) {
+    return compare_streams(stream_of(a.messages[a.pos]), stream_of(b.messages[b.pos])) < 0;
 }
 
 StreamMerge::Pull StreamMerge::next(const bt_message** out, std::uint64_t capacity,
@@ -300,15 +282,14 @@ StreamMerge::Pull StreamMerge::next(const bt_message** out, std::uint64_t capaci
     count = 0;
     if (held_ != Pull::Messages) {
         const Pull p = held_;
-        if (p == Pull::Failed && held_error_ != nullptr) {
-            bt_current_thread_move_error(held_error_);
-            held_error_ = nullptr;
-        }
+        if (p == Pull::Failed && held_error_) bt_current_thread_move_error(held_error_.release());
         return p;
     }
     Pull stop = Pull::Messages;
     while (count < capacity) {
         if (stop = refill(); stop != Pull::Messages) break;
+        // The earliest; at the same time the stream before by trace and ids, else the earlier
+        // port (the lower index: `best` is only replaced by a stream strictly before it).
         std::size_t best = 0;
         std::int64_t best_ns = active_[0].timed ? active_[0].ts : last_ns_;
         for (std::size_t i = 1; i < active_.size(); ++i) {
@@ -339,7 +320,7 @@ StreamMerge::Pull StreamMerge::next(const bt_message** out, std::uint64_t capaci
     if (count == 0) return stop;
     // An end or a failure comes with the next call; an Again does not stay (that call asks
     // the upstream again).
-    if (stop == Pull::Failed && !failure_) held_error_ = bt_current_thread_take_error();
+    if (stop == Pull::Failed && !failure_) held_error_.reset(bt_current_thread_take_error());
     if (stop != Pull::Again) held_ = stop;
     return Pull::Messages;
 }

@@ -32,6 +32,7 @@
 #include <optional>
 #include <vector>
 
+#include "collectors/ctf/bt_ref.hpp"
 #include "protocol/wire/result.hpp"
 
 namespace apcgate::collectors::ctf {
@@ -46,7 +47,7 @@ class StreamMerge {
     StreamMerge& operator=(const StreamMerge&) = delete;
 
     // Takes over the reference to `it`; the streams of earlier ports are added first.
-    void add_upstream(bt_message_iterator* it);
+    void add_upstream(bt_message_iterator* it) { active_.push_back({MessageIteratorRef(it)}); }
 
     // Up to `capacity` messages in order into `out`, with their references (the caller puts
     // them). Messages when `count` > 0, whatever else happened: an end or a failure met after
@@ -63,13 +64,12 @@ class StreamMerge {
 
   private:
     struct Upstream {
-        bt_message_iterator* it = nullptr;
+        MessageIteratorRef it;
         bt_message_array_const messages = nullptr;  // the iterator's last batch, owned from pos
         std::uint64_t count = 0;
         std::uint64_t pos = 0;
         std::int64_t ts = 0;  // of messages[pos], when timed
         bool timed = false;
-        std::size_t port = 0;
     };
     enum class Expect { Any, Absolute, Uuid, NoUuid, NoClock };
 
@@ -82,11 +82,11 @@ class StreamMerge {
     // Works out the time of `u`'s next message (and checks a new stream's clock class).
     bool time_head(Upstream& u);
     bool check_clock_class(const bt_clock_class* cc);
-    [[nodiscard]] bool before(const Upstream& a, const Upstream& b) const;
-    Pull fail(Error e);
+    // Whether `a`'s stream goes before `b`'s at the same time (by trace and ids alone).
+    [[nodiscard]] static bool before(const Upstream& a, const Upstream& b);
 
+    // In port order: an ended one is erased in place, so the earlier port is the lower index.
     std::vector<Upstream> active_;
-    std::size_t ports_ = 0;
     bool primed_ = false;    // every upstream has been read once
     std::size_t taken_ = 0;  // the index in active_ of the upstream last taken from
     std::int64_t last_ns_ = INT64_MIN;
@@ -95,7 +95,7 @@ class StreamMerge {
     std::optional<Error> failure_;
     // A failure (or the end) met after messages were taken, for the next call.
     Pull held_ = Pull::Messages;
-    const bt_error* held_error_ = nullptr;
+    ErrorRef held_error_;
 };
 
 }  // namespace apcgate::collectors::ctf

@@ -224,25 +224,21 @@ Status TraceGraph::build(const std::vector<std::vector<fs::path>>& traces,
             sources.push_back(src);
         }
     }
-    std::uint64_t ports = 0;
+    // Every trace's data streams, one output port each, in port order.
+    std::vector<const bt_port_output*> streams;
     for (const auto* src : sources) {
         const std::uint64_t n = bt_component_source_get_output_port_count(src);
         max_streams_ = std::max(max_streams_, n);
-        ports += n;
+        for (std::uint64_t p = 0; p < n; ++p)
+            streams.push_back(bt_component_source_borrow_output_port_by_index_const(src, p));
     }
-    auto sink = sink_->add_to(graph_.get(), ports);
+    auto sink = sink_->add_to(graph_.get(), streams.size());
     if (!sink) return std::move(sink).take_error();
-    std::uint64_t in = 0;
-    for (const auto* src : sources) {
-        const std::uint64_t n = bt_component_source_get_output_port_count(src);
-        for (std::uint64_t p = 0; p < n; ++p, ++in) {
-            if (bt_graph_connect_ports(
-                    graph_.get(), bt_component_source_borrow_output_port_by_index_const(src, p),
-                    bt_component_sink_borrow_input_port_by_index_const(*sink, in),
-                    nullptr) != BT_GRAPH_CONNECT_PORTS_STATUS_OK)
-                return take_bt_error(ErrorKind::Internal,
-                                     "cannot connect a trace stream to the sink");
-        }
+    for (std::uint64_t in = 0; in < streams.size(); ++in) {
+        if (bt_graph_connect_ports(graph_.get(), streams[in],
+                                   bt_component_sink_borrow_input_port_by_index_const(*sink, in),
+                                   nullptr) != BT_GRAPH_CONNECT_PORTS_STATUS_OK)
+            return take_bt_error(ErrorKind::Internal, "cannot connect a trace stream to the sink");
     }
     for (const auto& dirs : traces) {
         for (const auto& dir : dirs) {

@@ -114,6 +114,10 @@ TEST(CtfWorker, RunawayMemoryIsStoppedByTheLimit) {
 #endif
     const fs::path dir = libbabeltrace2_bug("hang-2", scratch_dir("memory") / "t");
     const ScopedEnv memory("APCGATE_CTF_WORKER_MEMORY_MB", "300");
+    // Growing to the limit takes libbabeltrace2 about 5 s of CPU; on a starved machine (a
+    // sanitizer build beside it) the test once took 26.8 s, close to the 30 s no-progress watchdog,
+    // which must not stop it first here.
+    const ScopedEnv idle("APCGATE_CTF_WORKER_IDLE_MS", "600000");
     auto run = run_ctf(dir);
     ASSERT_TRUE(run) << run.error().to_string();
     const std::string why = (*run)->report().stop_reason()->to_string();

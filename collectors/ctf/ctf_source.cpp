@@ -237,19 +237,9 @@ void CtfSource::read_frames() {
                           Error::at(ErrorKind::Internal, "an unexpected probe frame"), doing());
             return end_with(std::move(e), std::move(chunk));
         }
-        if (Status st = decode_chunk(body_, keys_, decoded_); !st)
+        // Decoded into the chunk the poller gave back: its event vector is reused.
+        if (Status st = decode_chunk(body_, keys_, chunk); !st)
             return end_with(worker_->malformed(st.error(), doing()), std::move(chunk));
-        // The runs are built in the outgoing chunk's vector (apply_as_runs() swaps them into
-        // decoded_.events; swapped back, the decoding buffer stays here).
-        chunk.events.clear();
-        decoded_.texts.apply_as_runs(decoded_.events, chunk.events);
-        std::swap(decoded_.events, chunk.events);
-        decoded_.texts.clear();
-        chunk.texts.clear();
-        chunk.counts = std::exchange(decoded_.counts, ingest::IngestReport("ctf", ""));
-        chunk.watermark = decoded_.watermark;
-        chunk.clock_ns = decoded_.clock_ns;
-        chunk.finished = decoded_.finished;
         events_read_ += trace_events(chunk.counts);
         const bool finished = chunk.finished;
         if (!queue_->push(std::move(chunk)) || finished) return;  // stopped, or the end

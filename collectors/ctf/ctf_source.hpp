@@ -11,9 +11,9 @@
 // size; each chunk carries the report counts it adds, applied by the polling thread that owns
 // the report. When the worker dies, hangs or writes garbage, the events it sent are kept and the
 // report says how reading stopped. On two cores the worker (libbabeltrace2 and the mapping) is
-// the critical path, so the worker writes the annotation texts into one buffer per chunk and
-// the reader thread gathers them into span runs (deferred_texts.hpp): no heap string per
-// annotation on either side.
+// the critical path, so the worker writes the annotation texts into one buffer per chunk
+// (deferred_texts.hpp) and the reader thread reads stretches of them from the frame straight
+// into span runs: no heap string per annotation on either side.
 #pragma once
 
 #include <atomic>
@@ -78,10 +78,6 @@ class CtfSource final : public ingest::IngestSource {
     std::unique_ptr<WorkerClient> worker_;
     // Used by the reader thread alone while it runs.
     FrameBytes body_;
-    // The frame being decoded. Its buffers (a chunk's kChunkEvents model events, texts and
-    // slices: a few MiB) stay in this thread from frame to frame; only the span runs built from
-    // them go to the poller, so they are not faulted in afresh whenever a chunk does not come back.
-    Chunk decoded_;
     std::atomic<std::uint64_t> events_read_{0};  // trace events, for the errors
     std::unique_ptr<ingest::BoundedQueue<Chunk>> queue_;
     // Chunks the poller has emptied, back to the reader: their buffers are reused rather than

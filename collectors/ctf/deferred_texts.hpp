@@ -1,9 +1,10 @@
 // Annotation texts written by the worker into one buffer per chunk (and sent so, in the chunk's
 // frame) instead of one std::string per event: the model's StringAnnotation holds its text in a
 // std::string of its own, an allocation each, and the worker's time is what bounds a
-// conversion. On the parent's side the reader thread gathers the texts into span runs
-// (apply_as_runs), so the polling thread does not allocate, copy and free a string per
-// annotation either.
+// conversion. The frame encoder writes each text in its event's place; the parent reads
+// stretches of them straight into span runs (worker_frames.hpp), so it does not allocate, copy
+// and free a string per annotation either. The mappers write the texts in event order (the
+// encoder walks the slices along with the events).
 #pragma once
 
 #include <cstddef>
@@ -32,15 +33,9 @@ class DeferredTexts {
         open_.length = bytes_.size() - open_.offset;
         slices_.push_back(open_);
     }
-    // Sets the text of every string annotation written through begin()/end().
+    // Sets the text of every string annotation written through begin()/end() (the events as
+    // the frame's reader sees them: what tests compare decoded chunks with).
     void apply(std::vector<model::Event>& events) const;
-    // What apply() does, with each stretch of two or more consecutive uncoloured string
-    // annotations gathered into one model::SpanRun: the encoder writes the same bytes for it
-    // without a heap string per annotation, and the polling thread moves one event instead of
-    // thousands (a chunk of an LTTng-UST trace is nearly all string annotations). The other
-    // events keep their places. `scratch` is where the result is built; it is swapped with
-    // `events` and left empty.
-    void apply_as_runs(std::vector<model::Event>& events, std::vector<model::Event>& scratch) const;
     void clear() {
         bytes_.clear();
         slices_.clear();
@@ -51,8 +46,6 @@ class DeferredTexts {
     // For the worker's frames (worker_frames.hpp): the buffer and its slices as they are.
     [[nodiscard]] const std::string& bytes() const { return bytes_; }
     [[nodiscard]] const std::vector<Slice>& slices() const { return slices_; }
-    std::string& mutable_bytes() { return bytes_; }
-    void add_slice(const Slice& s) { slices_.push_back(s); }
 
   private:
     std::string bytes_;

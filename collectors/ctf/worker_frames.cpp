@@ -90,16 +90,18 @@ constexpr std::size_t kMaxFixedEventBytes = 48;
 // fixed ones unchecked, strings (which come last) reserving their own room.
 struct FieldWriter {
     Writer& w;
+    const std::string_view* text = nullptr;  // a string annotation's deferred text, written for it
     void i32(std::int32_t v, const char*) { w.put(v); }
     void i64(std::int64_t v, const char*) { w.put(v); }
     void key(model::CounterKey v, const char*) { w.put(v); }
     void wait(model::WaitState v, const char*) { w.put(static_cast<std::int32_t>(v)); }
     void color(const std::optional<model::Rgb>& c, const char*) { w.color(c); }
-    void str(const std::string& s, const char*) { w.str(s); }
+    void str(const std::string& s, const char*) { w.str(text != nullptr ? *text : s); }
 };
 
-// False for a kind the CTF mappers never make (it is left out).
-bool put_event(Writer& w, const model::Event& e) {
+// False for a kind the CTF mappers never make (it is left out). `text`, when set, is the
+// event's text from the chunk's DeferredTexts (it is a string annotation's).
+bool put_event(Writer& w, const model::Event& e, const std::string_view* text) {
     namespace ef = event_fields;
     w.reserve(kMaxFixedEventBytes);
     FieldWriter io{w};
@@ -109,6 +111,7 @@ bool put_event(Writer& w, const model::Event& e) {
         if (const auto* s = std::get_if<model::StringAnnotation>(&a->body)) {
             w.put(ef::tag_of<model::StringAnnotation>());
             ef::head(io, *a);
+            io.text = text;
             ef::fields(io, *s);
             return true;
         }
@@ -184,7 +187,8 @@ void encode_probe(const ProbeResult& probe, FrameBytes& out) {
 
 void encode_chunk(const Chunk& chunk, FrameBytes& out) {
     Writer w(out, FrameKind::Chunk);
-    // Most events are 20-40 bytes: one growth for the whole frame, most of the time.
+    // Most events are 20-40 bytes besides their texts: one growth for the whole frame, most of
+    // the time.
     w.reserve(chunk.events.size() * 40 + chunk.texts.size() + 4096);
     w.put(chunk.watermark);
     w.put(chunk.clock_ns);
@@ -207,17 +211,20 @@ void encode_chunk(const Chunk& chunk, FrameBytes& out) {
     const std::size_t count_at = w.size();
     w.put(std::uint32_t{0});
     std::uint32_t written = 0;
-    for (const auto& e : chunk.events) written += put_event(w, e) ? 1 : 0;
-    w.patch(count_at, written);
-    w.str(chunk.texts.bytes());
+    // The mappers write a string annotation's text into the chunk's DeferredTexts, in event
+    // order; each goes into the frame in its event's place.
+    const std::string_view texts = chunk.texts.bytes();
     const auto& slices = chunk.texts.slices();
-    w.reserve(4 + slices.size() * 12);
-    w.put(static_cast<std::uint32_t>(slices.size()));
-    for (const auto& s : slices) {
-        w.put(static_cast<std::uint32_t>(s.event));
-        w.put(static_cast<std::uint32_t>(s.offset));
-        w.put(static_cast<std::uint32_t>(s.length));
+    std::size_t next = 0;
+    for (std::size_t i = 0; i < chunk.events.size(); ++i) {
+        while (next < slices.size() && slices[next].event < i) ++next;
+        std::string_view text;
+        const bool sliced = next < slices.size() && slices[next].event == i;
+        while (sliced && next + 1 < slices.size() && slices[next + 1].event == i) ++next;
+        if (sliced) text = texts.substr(slices[next].offset, slices[next].length);
+        written += put_event(w, chunk.events[i], sliced ? &text : nullptr) ? 1 : 0;
     }
+    w.patch(count_at, written);
     w.finish();
 }
 

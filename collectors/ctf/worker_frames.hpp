@@ -13,7 +13,7 @@
 //   kind 2 chunk := watermark:i64 clock_ns:i64 finished:u8
 //                   nkinds:u32 (name read:u64 mapped:u64 skipped:u64)*
 //                   nproblems:u32 error* stopped:u8
-//                   nevents:u32 event* texts:string nslices:u32 (event:u32 offset:u32 len:u32)*
+//                   nevents:u32 event*
 //   kind 3 error := error
 //   kind 4 end   := (empty)
 //   error   := message input has_offset:u8 offset:u64 record field ncontext:u32 string*
@@ -24,7 +24,7 @@
 //     4 ProcComm         ts:i64 core:i32 pid:i32 tid:i32 image comm
 //     5 TaskExit         ts:i64 tid:i32
 //     6 SchedSwitch      ts:i64 core:i32 tid:i32 state:i32
-//     7 StringAnnotation ts:i64 core:i32 tid:i32 channel:i32 color text  (text "" when sliced)
+//     7 StringAnnotation ts:i64 core:i32 tid:i32 channel:i32 color text
 //     8 MarkerAnnotation ts:i64 core:i32 tid:i32 color text
 //     9 GroupName        ts:i64 core:i32 tid:i32 group:i32 name
 //    10 ChannelName      ts:i64 core:i32 tid:i32 channel:i32 group:i32 name
@@ -65,7 +65,9 @@ enum class FrameKind : std::uint8_t { Probe = 1, Chunk = 2, Error = 3, End = 4 }
 // Model events of one stretch of the trace with what they add to the report.
 struct Chunk {
     std::vector<model::Event> events;
-    DeferredTexts texts;                     // the annotation texts of `events`
+    // The worker's: the annotation texts of `events` (written into the frame in their events'
+    // places). The parent's chunks hold their texts in the events and runs, and this is empty.
+    DeferredTexts texts;
     ingest::IngestReport counts{"ctf", ""};  // what this chunk adds to the report
     model::Nanos watermark = 0;
     std::int64_t clock_ns = 0;  // the trace's clock reached, for progress
@@ -107,6 +109,7 @@ Result<FrameHeader> decode_header(std::span<const std::uint8_t> header);
 // The probe's result (without a graph: that stayed in the child).
 Result<ProbeResult> decode_probe(std::span<const std::uint8_t> body);
 // Into `out` (its buffers reused). `keys[k - 3]` is the capture's key of the child's key k.
+// Each stretch of two or more uncoloured string annotations becomes one model::SpanRun.
 Status decode_chunk(std::span<const std::uint8_t> body, const std::vector<model::CounterKey>& keys,
                     Chunk& out);
 // The worker's error into `out` (Result<Error> cannot be: an Error is the failure).

@@ -1,7 +1,8 @@
 // The parent's side of the frame codec: the layout is in worker_frames.hpp. Every field goes
 // through wire::ByteReader (its first error sticks and names the frame and field); counts are
 // checked against what is left of the frame before anything is allocated for them, counter keys
-// against the keys the parent gave the child, text slices against the text and the events.
+// against the keys the parent gave the child. Stretches of uncoloured string annotations are
+// read straight into span runs.
 #include <algorithm>
 #include <array>
 #include <bit>
@@ -229,6 +230,54 @@ void read_event(ByteReader& r, const std::vector<model::CounterKey>& keys,
     if (!known) r.fail("event tag " + std::to_string(tag) + " is unknown", "tag");
 }
 
+// An uncoloured string annotation: tag ts core tid channel color(0) length, then its text.
+constexpr std::size_t kPlainStringHead = 1 + 8 + 4 + 4 + 4 + 1 + 4;
+
+// How many of the (at most `max`) events at the start of `bytes` are whole uncoloured string
+// annotations, and the bytes of their texts: the stretch one SpanRun holds (read_plain_run()).
+std::pair<std::size_t, std::size_t> plain_stretch(std::span<const std::uint8_t> bytes,
+                                                  std::size_t max) {
+    constexpr auto kTag = event_fields::tag_of<model::StringAnnotation>();
+    std::size_t n = 0, texts = 0, at = 0;
+    while (n < max && bytes.size() - at >= kPlainStringHead && bytes[at] == kTag &&
+           bytes[at + kPlainStringHead - 5] == 0) {
+        std::uint32_t length = 0;
+        std::memcpy(&length, bytes.data() + at + kPlainStringHead - 4, 4);
+        if (bytes.size() - at - kPlainStringHead < length) break;
+        at += kPlainStringHead + length;
+        texts += length;
+        ++n;
+    }
+    return {n, texts};
+}
+
+// The `n` events plain_stretch() found, appended to `out` as one SpanRun (the encoder writes the
+// same bytes for it as for the annotations, without a heap string each, and the polling thread
+// moves one event instead of thousands: a chunk of an LTTng-UST trace is nearly all string
+// annotations). A frame is at most 64 MiB, so its texts fit a run's 4 GiB.
+void read_plain_run(ByteReader& r, std::size_t n, std::size_t text_bytes,
+                    std::vector<model::Event>& out) {
+    const auto rest = r.rest();
+    const std::uint8_t* p = rest.data();
+    auto& run = std::get<model::SpanRun>(out.emplace_back(std::in_place_type<model::SpanRun>));
+    run.items.reserve(n);
+    run.texts.reserve(text_bytes);
+    for (std::size_t i = 0; i < n; ++i) {
+        std::int64_t ts = 0;
+        std::int32_t core = 0, tid = 0, channel = 0;
+        std::uint32_t length = 0;
+        std::memcpy(&ts, p + 1, 8);
+        std::memcpy(&core, p + 9, 4);
+        std::memcpy(&tid, p + 13, 4);
+        std::memcpy(&channel, p + 17, 4);
+        std::memcpy(&length, p + 22, 4);
+        p += kPlainStringHead;
+        run.add(ts, core, tid, channel, wire::text_of(std::span(p, length)));
+        p += length;
+    }
+    r.skip(static_cast<std::size_t>(p - rest.data()), "event");
+}
+
 Status failed(ByteReader& r) {
     return r.take_error();
 }
@@ -333,36 +382,18 @@ Status decode_chunk(std::span<const std::uint8_t> body, const std::vector<model:
     if (nevents > kMaxFrameEvents)
         r.fail("more than " + std::to_string(kMaxFrameEvents) + " events", "nevents");
     if (!r.ok()) return failed(r);
-    out.events.reserve(nevents);
-    for (std::uint32_t i = 0; i < nevents && r.ok(); ++i) read_event(r, keys, out.events);
-    const std::uint32_t text_bytes = r.u32("texts");
-    const auto text = r.bytes(text_bytes, "texts");
-    out.texts.mutable_bytes().assign(wire::text_of(text));
-    // read_count() saw the slices' bytes are all there: they are read in one go, and a bad one
-    // is reported where reading them one by one would stop, just after it.
-    const std::uint32_t nslices = read_count(r, 12, "nslices");
-    const std::size_t slices_at = r.pos();
-    const auto slice_bytes = r.bytes(std::size_t{nslices} * 12, "slices");
-    for (std::uint32_t i = 0; i < nslices && r.ok(); ++i) {
-        std::array<std::uint32_t, 3> v{};
-        std::memcpy(v.data(), slice_bytes.data() + std::size_t{i} * 12, 12);
-        const DeferredTexts::Slice s{v[0], v[1], v[2]};
-        const auto* a = s.event < out.events.size()
-                            ? std::get_if<model::Annotation>(&out.events[s.event])
-                            : nullptr;
-        const bool annotation =
-            a != nullptr && std::holds_alternative<model::StringAnnotation>(a->body);
-        if (annotation && s.offset + s.length <= text.size()) {
-            out.texts.add_slice(s);
+    // Not reserved for `nevents`: the span runs make far fewer events of most chunks, and the
+    // vector (the reader's, handed back by the poller) keeps its room from chunk to chunk.
+    for (std::uint32_t i = 0; i < nevents && r.ok();) {
+        // Two or more uncoloured string annotations in a row: one SpanRun, sized first.
+        const auto [n, text_bytes] = plain_stretch(r.rest(), nevents - i);
+        if (n >= 2) {
+            read_plain_run(r, n, text_bytes, out.events);
+            i += static_cast<std::uint32_t>(n);
             continue;
         }
-        r.seek(slices_at + std::size_t{i + 1} * 12);
-        if (!annotation)
-            r.fail("text slice of event " + std::to_string(s.event) +
-                       ", which is no string annotation",
-                   "slice_event");
-        else
-            r.fail("text slice past the frame's texts", "slice_offset");
+        read_event(r, keys, out.events);
+        ++i;
     }
     if (r.ok() && !r.at_end()) r.fail(std::to_string(r.remaining()) + " bytes left over", "end");
     if (!r.ok()) return failed(r);

@@ -46,8 +46,9 @@ ctf::Chunk sample_chunk() {
     c.events.emplace_back(Annotation{16, 0, 77, GroupName{5, "app (pid 70)"}});
     c.events.emplace_back(Annotation{17, 0, 77, ChannelName{9, 5, "app:tick"}});
     c.events.emplace_back(Annotation{18, 1, 77, StringAnnotation{9, std::nullopt, {}}});  // sliced
-    c.events.emplace_back(Annotation{19, 1, 77, StringAnnotation{9, Rgb{1, 2, 3}, "direct"}});
-    c.events.emplace_back(Annotation{20, 0, 0, MarkerAnnotation{std::nullopt, "lost 5"}});
+    c.events.emplace_back(Annotation{19, 0, 78, StringAnnotation{10, std::nullopt, "own"}});
+    c.events.emplace_back(Annotation{20, 1, 77, StringAnnotation{9, Rgb{1, 2, 3}, "direct"}});
+    c.events.emplace_back(Annotation{21, 0, 0, MarkerAnnotation{std::nullopt, "lost 5"}});
     c.texts.begin(8) += "app:tick i = 1";
     c.texts.end();
     c.counts.read("app:tick", 7);
@@ -55,7 +56,7 @@ ctf::Chunk sample_chunk() {
     c.counts.skipped("(packets)", 2);
     c.counts.bad_record(sample_error("cpu_id 9999 is out of range"));
     c.counts.stopped(sample_error("No event class with ID 3"));
-    c.watermark = 20;
+    c.watermark = 21;
     c.clock_ns = 1700000000000000020;
     c.finished = true;
     return c;
@@ -70,13 +71,22 @@ TEST(CtfFrames, ChunkRoundTripsEveryEventKindAndMapsKeys) {
     ctf::Chunk out;
     Status st = ctf::decode_chunk(body_of(frame, FrameKind::Chunk), kKeys, out);
     ASSERT_TRUE(st) << st.error().to_string();
-    out.texts.apply(out.events);
+    // The two uncoloured string annotations in a row came as one span run.
+    ASSERT_EQ(out.events.size(), in.events.size() - 1);
+    const auto* run = std::get_if<model::SpanRun>(&out.events[8]);
+    ASSERT_NE(run, nullptr);
+    ASSERT_EQ(run->pending(), 2U);
+    EXPECT_EQ(run->text(run->items[0]), "app:tick i = 1");
+    EXPECT_EQ(run->text(run->items[1]), "own");
+    EXPECT_EQ(run->items[1].channel, 10);
+    EXPECT_EQ(run->items[1].tid, 78);
+    EXPECT_EQ(run->items[1].core, 0);
+    model::expand_span_runs(out.events);
     ASSERT_EQ(out.events.size(), in.events.size());
     std::vector<model::Event> expected = in.events;
     std::get<model::CounterSample>(expected[0]).key = 17;
     std::get<model::ActivitySwitch>(expected[1]).key = 23;
-    std::get<model::StringAnnotation>(std::get<model::Annotation>(expected[8]).body).text =
-        "app:tick i = 1";
+    in.texts.apply(expected);
     for (std::size_t i = 0; i < expected.size(); ++i) {
         EXPECT_EQ(out.events[i].index(), expected[i].index()) << i;
         EXPECT_EQ(model::timestamp_of(out.events[i]), model::timestamp_of(expected[i])) << i;
@@ -98,9 +108,10 @@ TEST(CtfFrames, ChunkRoundTripsEveryEventKindAndMapsKeys) {
     EXPECT_EQ(std::get<model::GroupName>(body(6)).name, "app (pid 70)");
     EXPECT_EQ(std::get<model::ChannelName>(body(7)).group, 5);
     EXPECT_EQ(std::get<model::StringAnnotation>(body(8)).text, "app:tick i = 1");
-    EXPECT_EQ(std::get<model::StringAnnotation>(body(9)).text, "direct");
-    EXPECT_EQ(std::get<model::StringAnnotation>(body(9)).color, (model::Rgb{1, 2, 3}));
-    EXPECT_EQ(std::get<model::MarkerAnnotation>(body(10)).text, "lost 5");
+    EXPECT_EQ(std::get<model::StringAnnotation>(body(9)).text, "own");
+    EXPECT_EQ(std::get<model::StringAnnotation>(body(10)).text, "direct");
+    EXPECT_EQ(std::get<model::StringAnnotation>(body(10)).color, (model::Rgb{1, 2, 3}));
+    EXPECT_EQ(std::get<model::MarkerAnnotation>(body(11)).text, "lost 5");
     EXPECT_EQ(out.counts.kinds().at("app:tick").read, 7U);
     EXPECT_EQ(out.counts.kinds().at("app:tick").mapped, 6U);
     EXPECT_EQ(out.counts.kinds().at("(packets)").skipped, 2U);
@@ -111,68 +122,68 @@ TEST(CtfFrames, ChunkRoundTripsEveryEventKindAndMapsKeys) {
     EXPECT_EQ(out.counts.problems()[0].to_string(),
               sample_error("cpu_id 9999 is out of range").to_string());
     EXPECT_EQ(out.counts.problems()[0].kind, ErrorKind::Malformed);
-    EXPECT_EQ(out.watermark, 20);
+    EXPECT_EQ(out.watermark, 21);
     EXPECT_EQ(out.clock_ns, 1700000000000000020);
     EXPECT_TRUE(out.finished);
 }
 
-// The texts of a decoded chunk, gathered into span runs, are the same annotations apply() makes:
-// stretches of two or more uncoloured string annotations become runs (sliced texts, own texts
-// and empty ones), the others keep their places, and slices out of event order (a hostile
-// frame's) are applied as apply() applies them.
-TEST(CtfFrames, TextsGatheredIntoSpanRunsAreTheAppliedAnnotations) {
+// Decoded, a chunk's stretches of two or more uncoloured string annotations are span runs
+// (texts from the mapper's buffer, own texts and empty ones alike); the others keep their places,
+// and expanded again the runs are the annotations the worker mapped.
+TEST(CtfFrames, StretchesOfStringAnnotationsAreDecodedAsSpanRuns) {
     using namespace model;
     const auto text_of = [](const Event& e) -> std::string {
         const auto* a = std::get_if<Annotation>(&e);
         const auto* s = a != nullptr ? std::get_if<StringAnnotation>(&a->body) : nullptr;
         return s != nullptr ? s->text : "-";
     };
-    for (const bool in_order : {true, false}) {
-        ctf::DeferredTexts texts;
-        std::vector<Event> events;
-        events.emplace_back(Annotation{1, 0, 7, ChannelName{9, 5, "app:tick"}});
-        events.emplace_back(Annotation{2, 1, 7, StringAnnotation{9, std::nullopt, {}}});  // alone
-        events.emplace_back(CounterSample{3, 1, 3, 42, -1});
-        events.emplace_back(Annotation{4, 1, 7, StringAnnotation{9, std::nullopt, {}}});
-        events.emplace_back(Annotation{5, 0, 8, StringAnnotation{10, std::nullopt, "own"}});
-        events.emplace_back(Annotation{6, 1, 7, StringAnnotation{9, std::nullopt, {}}});  // ends
-        events.emplace_back(Annotation{7, 1, 7, StringAnnotation{9, std::nullopt, {}}});
-        events.emplace_back(Annotation{8, 1, 7, StringAnnotation{9, Rgb{1, 2, 3}, {}}});
-        const std::vector<std::pair<std::size_t, std::string>> slices =
-            in_order ? std::vector<std::pair<std::size_t, std::string>>{{1, "a"},
-                                                                        {3, "b"},
-                                                                        {6, "c"},
-                                                                        {7, "d"}}
-                     : std::vector<std::pair<std::size_t, std::string>>{
-                           {7, "d"}, {3, "x"}, {1, "a"}, {3, "b"}, {6, "c"}};
-        for (const auto& [event, text] : slices) {
-            texts.begin(event) += text;
-            texts.end();
-        }
-        std::vector<Event> expected = events;
-        texts.apply(expected);
-        std::vector<Event> scratch;
-        texts.apply_as_runs(events, scratch);
-        EXPECT_TRUE(scratch.empty());
-        // [channel] [single] [counter] [run of 4] [coloured]
-        ASSERT_EQ(events.size(), 5U) << in_order;
-        const auto* run = std::get_if<SpanRun>(&events[3]);
-        ASSERT_NE(run, nullptr);
-        EXPECT_EQ(run->pending(), 4U);
-        EXPECT_EQ(run->text(run->items[0]), "b");
-        EXPECT_EQ(run->text(run->items[1]), "own");
-        EXPECT_EQ(run->items[1].channel, 10);
-        EXPECT_EQ(run->items[1].tid, 8);
-        EXPECT_EQ(run->items[2].text_size, 0U);
-        expand_span_runs(events);
-        ASSERT_EQ(events.size(), expected.size());
-        for (std::size_t i = 0; i < expected.size(); ++i) {
-            EXPECT_EQ(events[i].index(), expected[i].index()) << i;
-            EXPECT_EQ(timestamp_of(events[i]), timestamp_of(expected[i])) << i;
-            EXPECT_EQ(text_of(events[i]), text_of(expected[i])) << i;
-        }
-        EXPECT_EQ(text_of(events[7]), "d");
+    ctf::Chunk in;
+    auto& events = in.events;
+    events.emplace_back(Annotation{1, 0, 7, ChannelName{9, 5, "app:tick"}});
+    events.emplace_back(Annotation{2, 1, 7, StringAnnotation{9, std::nullopt, {}}});  // alone
+    events.emplace_back(CounterSample{3, 1, 3, 42, -1});
+    events.emplace_back(Annotation{4, 1, 7, StringAnnotation{9, std::nullopt, {}}});
+    events.emplace_back(Annotation{5, 0, 8, StringAnnotation{10, std::nullopt, "own"}});
+    events.emplace_back(Annotation{6, 1, 7, StringAnnotation{9, std::nullopt, {}}});  // ends
+    events.emplace_back(Annotation{7, 1, 7, StringAnnotation{9, std::nullopt, {}}});
+    events.emplace_back(Annotation{8, 1, 7, StringAnnotation{9, Rgb{1, 2, 3}, {}}});
+    events.emplace_back(Annotation{9, 1, 7, StringAnnotation{9, std::nullopt, {}}});  // ends
+    events.emplace_back(Annotation{10, 1, 7, StringAnnotation{9, std::nullopt, {}}});
+    for (const auto& [event, text] : std::vector<std::pair<std::size_t, std::string>>{
+             {1, "a"}, {3, "b"}, {6, "c"}, {7, "d"}, {9, "e"}}) {
+        in.texts.begin(event) += text;
+        in.texts.end();
     }
+    ctf::FrameBytes frame;
+    ctf::encode_chunk(in, frame);
+    ctf::Chunk out;
+    Status st = ctf::decode_chunk(body_of(frame, FrameKind::Chunk), kKeys, out);
+    ASSERT_TRUE(st) << st.error().to_string();
+    // [channel] [single] [counter] [run of 4] [coloured] [run of 2]
+    ASSERT_EQ(out.events.size(), 6U);
+    const auto* run = std::get_if<SpanRun>(&out.events[3]);
+    ASSERT_NE(run, nullptr);
+    EXPECT_EQ(run->pending(), 4U);
+    EXPECT_EQ(run->text(run->items[0]), "b");
+    EXPECT_EQ(run->text(run->items[1]), "own");
+    EXPECT_EQ(run->items[1].channel, 10);
+    EXPECT_EQ(run->items[1].tid, 8);
+    EXPECT_EQ(run->items[2].text_size, 0U);
+    EXPECT_EQ(run->texts.size(), 5U);  // "b" "own" "c", nothing for the empty one
+    EXPECT_EQ(text_of(out.events[1]), "a");
+    ASSERT_NE(std::get_if<SpanRun>(&out.events[5]), nullptr);
+    EXPECT_EQ(std::get<SpanRun>(out.events[5]).pending(), 2U);
+    std::vector<Event> expected = in.events;
+    in.texts.apply(expected);
+    expand_span_runs(out.events);
+    ASSERT_EQ(out.events.size(), expected.size());
+    for (std::size_t i = 0; i < expected.size(); ++i) {
+        EXPECT_EQ(out.events[i].index(), expected[i].index()) << i;
+        EXPECT_EQ(timestamp_of(out.events[i]), timestamp_of(expected[i])) << i;
+        EXPECT_EQ(text_of(out.events[i]), text_of(expected[i])) << i;
+    }
+    EXPECT_EQ(text_of(out.events[7]), "d");  // the coloured one's, from the mapper's buffer
+    EXPECT_EQ(text_of(out.events[9]), "e");
 }
 
 TEST(CtfFrames, ProbeErrorAndEndRoundTrip) {
@@ -292,6 +303,13 @@ std::size_t events_at(const std::vector<std::uint8_t>& body) {
     return static_cast<std::size_t>(it - body.begin());
 }
 
+// Where the text `text` of a string annotation starts in a chunk's body.
+std::size_t run_text_at(const std::vector<std::uint8_t>& body, std::string_view text) {
+    auto it = std::search(body.begin(), body.end(), text.begin(), text.end());
+    EXPECT_NE(it, body.end());
+    return static_cast<std::size_t>(it - body.begin());
+}
+
 TEST(CtfFrames, GarbageInAChunkIsAnErrorNamingTheField) {
     EXPECT_EQ(garbage_field([](auto&) {}), "(decoded)");
     EXPECT_EQ(garbage_field([](auto& b) { b[events_at(b)] = 99; }), "tag");
@@ -300,20 +318,16 @@ TEST(CtfFrames, GarbageInAChunkIsAnErrorNamingTheField) {
     EXPECT_EQ(garbage_field([](auto& b) { b.push_back(0); }), "end");
     // The event count: far more events than the frame holds.
     EXPECT_EQ(garbage_field([](auto& b) { b[events_at(b) - 1] = 0x7f; }), "nevents");
-    // The last slice (event, offset, length): past the texts, then on a non-string event.
-    EXPECT_EQ(garbage_field([](auto& b) { b[b.size() - 1] = 0x7f; }), "slice_offset");
-    EXPECT_EQ(garbage_field([](auto& b) { b[b.size() - 12] = 0; }), "slice_event");
-    // Offset 0xffffffff, length 1: a 32-bit sum of the two would wrap to 0, inside the texts,
-    // and applying the slice would throw std::out_of_range; it ends past them.
+    // The second text of the span run: longer than the frame, then 4 GiB less one byte (an
+    // offset sum in 32 bits would wrap).
+    EXPECT_EQ(garbage_field([](auto& b) { b[run_text_at(b, "own") - 1] = 0x7f; }), "text");
     EXPECT_EQ(garbage_field([](auto& b) {
-                  std::fill(b.end() - 8, b.end() - 4, 0xff);
-                  std::fill(b.end() - 4, b.end(), 0);
-                  b[b.size() - 4] = 1;
+                  std::fill_n(b.begin() + static_cast<long>(run_text_at(b, "own")) - 4, 4, 0xff);
               }),
-              "slice_offset");
+              "text");
 }
 
-// Events are read unchecked when whole and valid, slices in one go (worker_frames_decode.cpp):
+// Events are read unchecked when whole and valid (worker_frames_decode.cpp):
 // a bad one is still reported where reading field by field stops, just after the bad field.
 TEST(CtfFrames, GarbageIsReportedJustAfterTheBadField) {
     ctf::FrameBytes frame;
@@ -328,10 +342,15 @@ TEST(CtfFrames, GarbageIsReportedJustAfterTheBadField) {
     EXPECT_EQ(garbage_at([&](auto& b) { b[at + 29 + 25] = 7; }), Got("wait", at + 29 + 29));
     // The ThreadName after that: a name longer than the frame, reported after its length.
     EXPECT_EQ(garbage_at([&](auto& b) { b[at + 58 + 20] = 0x7f; }), Got("name", at + 58 + 21));
-    // The last slice: after all the slices, as a read of one after the other ends.
-    EXPECT_EQ(garbage_at([](auto& b) { b[b.size() - 1] = 0x7f; }),
-              Got("slice_offset", good.size()));
-    EXPECT_EQ(garbage_at([](auto& b) { b[b.size() - 12] = 0; }), Got("slice_event", good.size()));
+    // The span run's second text, longer than the frame: the run ends before it, and it is
+    // reported after its length, as any string is.
+    const std::size_t own = run_text_at(good, "own");
+    EXPECT_EQ(garbage_at([&](auto& b) { b[own - 1] = 0x7f; }), Got("text", own));
+    // Its colour flag set: it is read as a coloured annotation, whose colour bytes then run into
+    // the text's length (an "o" of 0x6f... bytes long).
+    EXPECT_EQ(garbage_at([&](auto& b) { b[own - 5] = 1; }).first, "text");
+    // Its tag: not a string annotation at all.
+    EXPECT_EQ(garbage_at([&](auto& b) { b[own - 26] = 99; }), Got("tag", own - 25));
 }
 
 }  // namespace

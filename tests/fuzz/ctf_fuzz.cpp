@@ -161,7 +161,6 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
                 Error e;
                 if (kind == ctf::FrameKind::Chunk) {
                     if (!ctf::decode_chunk(body, keys, chunk)) __builtin_trap();
-                    chunk.texts.apply(chunk.events);
                 } else if (kind == ctf::FrameKind::Error && !ctf::decode_error(body, e)) {
                     __builtin_trap();
                 }

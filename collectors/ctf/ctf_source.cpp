@@ -237,7 +237,8 @@ void CtfSource::read_frames() {
                           Error::at(ErrorKind::Internal, "an unexpected probe frame"), doing());
             return end_with(std::move(e), std::move(chunk));
         }
-        // Decoded into the chunk the poller gave back: its event vector is reused.
+        // Decoded into a chunk the poller gave back, when there is one: its event vector is
+        // reused.
         if (Status st = decode_chunk(body_, keys_, chunk); !st)
             return end_with(worker_->malformed(st.error(), doing()), std::move(chunk));
         events_read_ += trace_events(chunk.counts);

@@ -3,15 +3,13 @@
 // std::string of its own, an allocation each, and the worker's time is what bounds a
 // conversion. The frame encoder writes each text in its event's place; the parent reads
 // stretches of them straight into span runs (worker_frames.hpp), so it does not allocate, copy
-// and free a string per annotation either. The mappers write the texts in event order (the
-// encoder walks the slices along with the events).
+// and free a string per annotation either. The mappers write at most one text per event, in
+// event order (the encoder walks the slices along with the events).
 #pragma once
 
 #include <cstddef>
 #include <string>
 #include <vector>
-
-#include "protocol/model/event.hpp"
 
 namespace apcgate::collectors::ctf {
 
@@ -33,9 +31,6 @@ class DeferredTexts {
         open_.length = bytes_.size() - open_.offset;
         slices_.push_back(open_);
     }
-    // Sets the text of every string annotation written through begin()/end() (the events as
-    // the frame's reader sees them: what tests compare decoded chunks with).
-    void apply(std::vector<model::Event>& events) const;
     void clear() {
         bytes_.clear();
         slices_.clear();

@@ -220,7 +220,6 @@ void encode_chunk(const Chunk& chunk, FrameBytes& out) {
         while (next < slices.size() && slices[next].event < i) ++next;
         std::string_view text;
         const bool sliced = next < slices.size() && slices[next].event == i;
-        while (sliced && next + 1 < slices.size() && slices[next + 1].event == i) ++next;
         if (sliced) text = texts.substr(slices[next].offset, slices[next].length);
         written += put_event(w, chunk.events[i], sliced ? &text : nullptr) ? 1 : 0;
     }

@@ -230,8 +230,25 @@ void read_event(ByteReader& r, const std::vector<model::CounterKey>& keys,
     if (!known) r.fail("event tag " + std::to_string(tag) + " is unknown", "tag");
 }
 
-// An uncoloured string annotation: tag ts core tid channel color(0) length, then its text.
-constexpr std::size_t kPlainStringHead = 1 + 8 + 4 + 4 + 4 + 1 + 4;
+// An uncoloured string annotation as the encoder writes it (event_fields::head() then
+// fields()): where each field starts, the text after the length. The round-trip tests decode
+// what the encoder wrote, so this cannot drift from it unnoticed.
+namespace plain {
+constexpr std::size_t kTs = 1;  // after the tag
+constexpr std::size_t kCore = kTs + 8;
+constexpr std::size_t kTid = kCore + 4;
+constexpr std::size_t kChannel = kTid + 4;
+constexpr std::size_t kColor = kChannel + 4;  // 0: no colour
+constexpr std::size_t kLength = kColor + 1;
+constexpr std::size_t kHead = kLength + 4;
+
+template <typename T>
+T at(const std::uint8_t* event, std::size_t offset) {
+    T v;
+    std::memcpy(&v, event + offset, sizeof v);
+    return v;
+}
+}  // namespace plain
 
 // How many of the (at most `max`) events at the start of `bytes` are whole uncoloured string
 // annotations, and the bytes of their texts: the stretch one SpanRun holds (read_plain_run()).
@@ -239,12 +256,11 @@ std::pair<std::size_t, std::size_t> plain_stretch(std::span<const std::uint8_t> 
                                                   std::size_t max) {
     constexpr auto kTag = event_fields::tag_of<model::StringAnnotation>();
     std::size_t n = 0, texts = 0, at = 0;
-    while (n < max && bytes.size() - at >= kPlainStringHead && bytes[at] == kTag &&
-           bytes[at + kPlainStringHead - 5] == 0) {
-        std::uint32_t length = 0;
-        std::memcpy(&length, bytes.data() + at + kPlainStringHead - 4, 4);
-        if (bytes.size() - at - kPlainStringHead < length) break;
-        at += kPlainStringHead + length;
+    while (n < max && bytes.size() - at >= plain::kHead && bytes[at] == kTag &&
+           bytes[at + plain::kColor] == 0) {
+        const auto length = plain::at<std::uint32_t>(bytes.data() + at, plain::kLength);
+        if (bytes.size() - at - plain::kHead < length) break;
+        at += plain::kHead + length;
         texts += length;
         ++n;
     }
@@ -263,17 +279,12 @@ void read_plain_run(ByteReader& r, std::size_t n, std::size_t text_bytes,
     run.items.reserve(n);
     run.texts.reserve(text_bytes);
     for (std::size_t i = 0; i < n; ++i) {
-        std::int64_t ts = 0;
-        std::int32_t core = 0, tid = 0, channel = 0;
-        std::uint32_t length = 0;
-        std::memcpy(&ts, p + 1, 8);
-        std::memcpy(&core, p + 9, 4);
-        std::memcpy(&tid, p + 13, 4);
-        std::memcpy(&channel, p + 17, 4);
-        std::memcpy(&length, p + 22, 4);
-        p += kPlainStringHead;
-        run.add(ts, core, tid, channel, wire::text_of(std::span(p, length)));
-        p += length;
+        const auto length = plain::at<std::uint32_t>(p, plain::kLength);
+        run.add(plain::at<std::int64_t>(p, plain::kTs), plain::at<std::int32_t>(p, plain::kCore),
+                plain::at<std::int32_t>(p, plain::kTid),
+                plain::at<std::int32_t>(p, plain::kChannel),
+                wire::text_of(std::span(p + plain::kHead, length)));
+        p += plain::kHead + length;
     }
     r.skip(static_cast<std::size_t>(p - rest.data()), "event");
 }

@@ -64,6 +64,35 @@ ctf::Chunk sample_chunk() {
 
 const std::vector<model::CounterKey> kKeys{17, 23};  // the child's keys 3 and 4
 
+// `events` with the texts the mapper wrote into `texts` set in their string annotations: what
+// the worker's frame says of them.
+std::vector<model::Event> with_texts(std::vector<model::Event> events,
+                                     const ctf::DeferredTexts& texts) {
+    for (const auto& s : texts.slices()) {
+        auto& a = std::get<model::Annotation>(events.at(s.event));
+        std::get<model::StringAnnotation>(a.body).text = texts.bytes().substr(s.offset, s.length);
+    }
+    return events;
+}
+
+std::string text_of(const model::Event& e) {
+    const auto* a = std::get_if<model::Annotation>(&e);
+    const auto* s = a != nullptr ? std::get_if<model::StringAnnotation>(&a->body) : nullptr;
+    return s != nullptr ? s->text : "-";
+}
+
+// The decoded events, their span runs expanded, against the events the worker mapped: kind,
+// time and string annotation text, one by one.
+void expect_same_events(std::vector<model::Event> got, const std::vector<model::Event>& expected) {
+    model::expand_span_runs(got);
+    ASSERT_EQ(got.size(), expected.size());
+    for (std::size_t i = 0; i < expected.size(); ++i) {
+        EXPECT_EQ(got[i].index(), expected[i].index()) << i;
+        EXPECT_EQ(model::timestamp_of(got[i]), model::timestamp_of(expected[i])) << i;
+        EXPECT_EQ(text_of(got[i]), text_of(expected[i])) << i;
+    }
+}
+
 TEST(CtfFrames, ChunkRoundTripsEveryEventKindAndMapsKeys) {
     const ctf::Chunk in = sample_chunk();
     ctf::FrameBytes frame;
@@ -81,16 +110,9 @@ TEST(CtfFrames, ChunkRoundTripsEveryEventKindAndMapsKeys) {
     EXPECT_EQ(run->items[1].channel, 10);
     EXPECT_EQ(run->items[1].tid, 78);
     EXPECT_EQ(run->items[1].core, 0);
+    expect_same_events(out.events, with_texts(in.events, in.texts));
     model::expand_span_runs(out.events);
     ASSERT_EQ(out.events.size(), in.events.size());
-    std::vector<model::Event> expected = in.events;
-    std::get<model::CounterSample>(expected[0]).key = 17;
-    std::get<model::ActivitySwitch>(expected[1]).key = 23;
-    in.texts.apply(expected);
-    for (std::size_t i = 0; i < expected.size(); ++i) {
-        EXPECT_EQ(out.events[i].index(), expected[i].index()) << i;
-        EXPECT_EQ(model::timestamp_of(out.events[i]), model::timestamp_of(expected[i])) << i;
-    }
     const auto& c = std::get<model::CounterSample>(out.events[0]);
     EXPECT_EQ(c.key, 17);
     EXPECT_EQ(c.value, 42);
@@ -132,11 +154,6 @@ TEST(CtfFrames, ChunkRoundTripsEveryEventKindAndMapsKeys) {
 // and expanded again the runs are the annotations the worker mapped.
 TEST(CtfFrames, StretchesOfStringAnnotationsAreDecodedAsSpanRuns) {
     using namespace model;
-    const auto text_of = [](const Event& e) -> std::string {
-        const auto* a = std::get_if<Annotation>(&e);
-        const auto* s = a != nullptr ? std::get_if<StringAnnotation>(&a->body) : nullptr;
-        return s != nullptr ? s->text : "-";
-    };
     ctf::Chunk in;
     auto& events = in.events;
     events.emplace_back(Annotation{1, 0, 7, ChannelName{9, 5, "app:tick"}});
@@ -173,15 +190,9 @@ TEST(CtfFrames, StretchesOfStringAnnotationsAreDecodedAsSpanRuns) {
     EXPECT_EQ(text_of(out.events[1]), "a");
     ASSERT_NE(std::get_if<SpanRun>(&out.events[5]), nullptr);
     EXPECT_EQ(std::get<SpanRun>(out.events[5]).pending(), 2U);
-    std::vector<Event> expected = in.events;
-    in.texts.apply(expected);
+    expect_same_events(out.events, with_texts(in.events, in.texts));
     expand_span_runs(out.events);
-    ASSERT_EQ(out.events.size(), expected.size());
-    for (std::size_t i = 0; i < expected.size(); ++i) {
-        EXPECT_EQ(out.events[i].index(), expected[i].index()) << i;
-        EXPECT_EQ(timestamp_of(out.events[i]), timestamp_of(expected[i])) << i;
-        EXPECT_EQ(text_of(out.events[i]), text_of(expected[i])) << i;
-    }
+    ASSERT_EQ(out.events.size(), in.events.size());
     EXPECT_EQ(text_of(out.events[7]), "d");  // the coloured one's, from the mapper's buffer
     EXPECT_EQ(text_of(out.events[9]), "e");
 }

@@ -15,6 +15,7 @@
 #include <set>
 #include <thread>
 
+#include "daemon/capture/statistics_file.hpp"
 #include "daemon_process.hpp"
 #include "perf_capture.hpp"
 #include "symbols.hpp"
@@ -35,13 +36,14 @@ std::map<int, int> switches_per_tid(const CaptureFiles& c) {
     return n;
 }
 
-// The value of statistic `name` in a capture's statistics.json (-1 when it is not there).
+// The value of statistic `name` in a capture's statistics file (-1 when it is not there).
 std::int64_t statistic(const fs::path& capture, const std::string& name) {
-    const auto j = nlohmann::json::parse(slurp(capture / "statistics.json"), nullptr, false);
-    if (j.is_discarded()) return -1;
-    for (const auto& part : j.value("parts", nlohmann::json::array()))
-        for (const auto& s : part.value("statistics", nlohmann::json::array()))
-            if (s.value("name", "") == name) return s.value("value", std::int64_t{-1});
+    const auto parts = daemon::read_statistics_file(capture);
+    EXPECT_TRUE(parts && *parts) << capture;
+    if (!parts || !*parts) return -1;
+    for (const auto& part : **parts)
+        for (const auto& s : part.statistics)
+            if (s.name == name) return static_cast<std::int64_t>(s.value);
     return -1;
 }
 

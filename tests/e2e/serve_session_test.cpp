@@ -110,6 +110,17 @@ TEST_F(ServeTest, CaptureWithoutSessionUsesDefaultsAndLiveRate) {
     StreamResult first = read_frames(c, 2);
     // Live data arrives before the stop: flushed every live_rate (100 ms by default).
     EXPECT_GE(first.frames.size(), 2U);
+    // Every enabled counter's values arrive live too, so the capture is stopped only once they
+    // have (or after giving up). Stopping after the first two frames failed on a slow sanitizer
+    // build: they can come within one clock tick of the start, and a CPU's user and system
+    // shares need an interval in which /proc/stat's ticks moved.
+    const auto give_up = std::chrono::steady_clock::now() + std::chrono::seconds(15);
+    while (check_capture(first.frames, *captured).values_per_key.size() <
+               captured->counters.size() &&
+           std::chrono::steady_clock::now() < give_up) {
+        StreamResult more = read_frames(c, 1, std::chrono::seconds(1));
+        first.frames.insert(first.frames.end(), more.frames.begin(), more.frames.end());
+    }
     ASSERT_TRUE(c.send_command(kApcStop));
     StreamResult rest = read_stream(c, std::chrono::seconds(5));
     EXPECT_TRUE(rest.end_of_sequence);
@@ -117,8 +128,7 @@ TEST_F(ServeTest, CaptureWithoutSessionUsesDefaultsAndLiveRate) {
     frames.insert(frames.end(), rest.frames.begin(), rest.frames.end());
     const CheckedCapture checked = check_capture(frames, *captured);
     for (const auto& e : checked.errors) ADD_FAILURE() << e;
-    // Every enabled counter has values; the message names those that have none (this failed
-    // once in a CI run's sanitizer stage on 2026-12-07, with values for 17 of 19).
+    // Every enabled counter has values; the message names those that have none.
     std::string without;
     for (const auto& counter : captured->counters)
         if (checked.values_per_key.count(counter.key) == 0) without += " " + counter.type;

@@ -128,6 +128,7 @@ void decode_worker(const std::vector<std::filesystem::path>& traces, model::Nano
         return;
     }
     for (auto& e : rejected) counts.stopped(std::move(e));
+    mapper.set_path_shown([&g = **graph](std::string_view path) { return g.shown_path(path); });
     DecodeBound bound(traces);
     const auto kill_after = kill_after_chunks();
     Chunk chunk;

@@ -85,8 +85,10 @@ EventMapper::StreamState& EventMapper::stream_state(const bt_stream* stream) {
         const char* trace_name = bt_trace_get_name(trace);
         const char* stream_name = bt_stream_get_name(stream);
         s.name = trace_name != nullptr ? std::string(trace_name) + " " : std::string();
-        s.name += stream_name != nullptr ? std::string(stream_name)
-                                         : "stream " + std::to_string(bt_stream_get_id(stream));
+        if (stream_name == nullptr)
+            s.name += "stream " + std::to_string(bt_stream_get_id(stream));
+        else
+            s.name += path_shown_ ? path_shown_(stream_name) : std::string(stream_name);
         it = streams_.emplace(stream, std::move(s)).first;
     }
     last_stream_ = stream;

@@ -17,9 +17,11 @@
 
 #include <array>
 #include <cstdint>
+#include <functional>
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <unordered_map>
 #include <vector>
 
@@ -54,6 +56,11 @@ class EventMapper final : public MessageHandler {
     void set_output(std::vector<model::Event>* out, DeferredTexts* texts = nullptr) {
         out_ = out;
         texts_ = texts;
+    }
+    // How a stream's file path is shown in the names the capture gives its streams (a damaged
+    // trace is read from a repaired view in a scratch directory; the user knows the original).
+    void set_path_shown(std::function<std::string(std::string_view)> shown) {
+        path_shown_ = std::move(shown);
     }
     void on_messages(const bt_message* const* messages, std::uint64_t count) override;
     // Zero samples of the discarded events and packets counters at `ts`: a capture needs at
@@ -101,6 +108,7 @@ class EventMapper final : public MessageHandler {
     void packet_beginning(const bt_message* m);
     void discarded(const bt_message* m, bool packets);
     StreamState& stream_state(const bt_stream* stream);
+    std::function<std::string(std::string_view)> path_shown_;
     std::uint32_t plan_index(const bt_event_class* cls);
     model::Nanos timestamp(const bt_clock_snapshot* snapshot);
     model::Nanos no_clock_timestamp();

@@ -164,6 +164,15 @@ fs::path TraceGraph::read_dir(const fs::path& trace) const {
     return trace;
 }
 
+std::string TraceGraph::shown_path(std::string_view path) const {
+    for (const auto& [view, original] : views_) {
+        const std::string& v = view.native();
+        if (path.size() > v.size() && path.substr(0, v.size()) == v && path[v.size()] == '/')
+            return original.native() + std::string(path.substr(v.size()));
+    }
+    return std::string(path);
+}
+
 std::optional<std::vector<fs::path>> TraceGraph::repair(const std::vector<fs::path>& dirs,
                                                         std::vector<Error>& losses) {
     if (scratch_.empty()) {

@@ -33,6 +33,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
@@ -74,6 +75,9 @@ class TraceGraph {
     // The directory libbabeltrace2 reads for the trace directory `trace`: its repaired view, or
     // itself.
     [[nodiscard]] std::filesystem::path read_dir(const std::filesystem::path& trace) const;
+    // A path libbabeltrace2 names (a data stream file's) as the user knows it: below a repaired
+    // view, the same file below the directory the view stands for.
+    [[nodiscard]] std::string shown_path(std::string_view path) const;
     // One problem per damaged stream file of the repaired traces: the file, where it was cut
     // back to and what was not read.
     [[nodiscard]] const std::vector<Error>& losses() const { return losses_; }

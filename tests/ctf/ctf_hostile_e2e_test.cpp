@@ -58,6 +58,11 @@ std::uint64_t be32(const std::vector<char>& b, std::size_t at) {
     return v;
 }
 
+std::string read_bytes(const fs::path& file) {
+    std::ifstream in(file, std::ios::binary);
+    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
 // Where the last whole packet of a stream file of `size` bytes ends, from LTTng's index of it
 // (index/NAME.idx, big-endian: magic, major, minor, entry size; then per packet its offset in
 // bytes and its size in bits): computed without libbabeltrace2 or apcgate.
@@ -171,6 +176,12 @@ TEST(CtfHostile, StreamCutInsideAPacketKeepsEveryWholePacket) {
         EXPECT_EQ(events, ref.events);
     }
     EXPECT_TRUE(valid_capture(out));
+    // The capture names the cut stream by its own path, not by its repaired view's (which it
+    // once did: a temporary path that also made each conversion's capture differ).
+    const std::string data = read_bytes(out / "0000000000");
+    EXPECT_NE(data.find(cut.string()), std::string::npos);
+    EXPECT_EQ(data.find(tmp.string()), std::string::npos);
+    EXPECT_EQ(data.find("apcgate-ctf-view"), std::string::npos);
     // The repaired view lived in a private temporary directory: nothing of it is left.
     EXPECT_TRUE(fs::is_empty(tmp)) << fs::directory_iterator(tmp)->path();
     // The input was not written to.

@@ -60,7 +60,7 @@ bool Encoder::Impl::add(const model::Annotation& e) {
             chunk = std::min(left, room);
         }
         f.append(m);
-        wire::ByteWriter(f.body).packed32(static_cast<std::int32_t>(chunk));
+        detail::BodyWriter(f.body).packed32(static_cast<std::int32_t>(chunk));
         f.append(scratch.data() + pos, chunk);
         pos += chunk;
         ++pieces;
@@ -95,7 +95,7 @@ bool Encoder::Impl::add(const model::ExternalDisconnect& e) {
         externals.erase(it);
     }
     OpenFrame f(FrameType::External, 0);
-    wire::ByteWriter w(f.body);
+    detail::BodyWriter w(f.body);
     w.packed32(-1);
     w.packed32(e.id);
     send(f);

@@ -22,7 +22,6 @@ constexpr std::size_t kBacktraceIndex = wire::kTypeIndex<model::Backtrace, model
 
 // The longest Block Counter value: [0][ts] [2][core] [1][pid] [key][value], packed.
 constexpr std::size_t kMaxBlockValue = 1 + 10 + 1 + 5 + 1 + 5 + 5 + 10;
-constexpr std::size_t kGrowBy = 1024;
 // The longest PC sample's Backtrace: ts, exec cookie, pid, tid, cookie, offset, end.
 constexpr std::size_t kMaxPc = 10 + 5 + 5 + 5 + 5 + 10 + 1;
 // The longest Counter frame message: ts, core, key, value.
@@ -56,29 +55,31 @@ void Encoder::Impl::write_pc(const model::Sample& s) {
     // The seed reserves cookie 1 for End of Message: written as -1 and counted (as there).
     if (s.cookie == 1) ++enc->stats_.counts[EncoderStat::TruncatedBacktraces];
     const std::int32_t cookie = s.cookie == 1 ? -1 : s.cookie;
-    std::uint8_t m[kMaxPc];
-    std::uint8_t* p = put(order(f, s.ts), m);
-    p = put(s.cookie, p);  // the exec cookie is written as given
-    p = put(s.pid, p);
-    p = put(s.pid, p);
-    p = put(cookie, p);
-    p = put(s.value, p);
-    *p++ = 1;  // End of Message
-    const auto size = static_cast<std::size_t>(p - m);
-    make_room(f, size);
-    f.append(m, size);
+    const std::int32_t pid = s.pid;
+    const std::int32_t exec_cookie = s.cookie;  // the exec cookie is written as given
+    const std::int64_t offset = s.value;
+    const model::Nanos ts = order(f, s.ts);
+    put_message<kMaxPc>(f, [&](std::uint8_t* p) {
+        p = put(ts, p);
+        p = put(exec_cookie, p);
+        p = put(pid, p);
+        p = put(pid, p);
+        p = put(cookie, p);
+        p = put(offset, p);
+        *p++ = 1;  // End of Message
+        return p;
+    });
 }
 
 // write_counter() with the message built in place.
 void Encoder::Impl::write_counter_value(const model::Sample& s) {
-    std::uint8_t m[kMaxCounter];
-    std::uint8_t* p = put(order(counter, s.ts), m);
-    p = put(s.core, p);
-    p = put(s.key, p);
-    p = put(s.value, p);
-    const auto size = static_cast<std::size_t>(p - m);
-    make_room(counter, size);
-    counter.append(m, size);
+    const model::Nanos ts = order(counter, s.ts);
+    put_message<kMaxCounter>(counter, [&](std::uint8_t* p) {
+        p = put(ts, p);
+        p = put(s.core, p);
+        p = put(s.key, p);
+        return put(s.value, p);
+    });
 }
 
 void Encoder::Impl::add_samples(const model::SampleRun& run, std::size_t n) {
@@ -92,8 +93,7 @@ void Encoder::Impl::add_samples(const model::SampleRun& run, std::size_t n) {
     // The Block Counter frame's bytes [0, written) are its content; [written, grown) is room the
     // loop writes values into. Nothing else touches the frame during the loop but the general
     // writer, which gets it cut back to its content first.
-    // The room grows kGrowBy bytes at a time: resize() zeroes what it adds, and a bound for
-    // the whole run (kMaxBlockValue a value) would zero several times what the values take.
+    // The room is the rest of the frame up to its cap (resize() does not zero it: FrameBytes).
     std::size_t written = b.body.size();
     std::size_t grown = written;
     for (; s != end; ++s) {
@@ -114,7 +114,7 @@ void Encoder::Impl::add_samples(const model::SampleRun& run, std::size_t n) {
             continue;
         }
         if (written + kMaxBlockValue > grown) {
-            grown = std::max(grown, std::min(cap, written + kGrowBy));
+            grown = std::max(grown, cap);
             b.body.resize(grown);
         }
         if (written + kMaxBlockValue > grown) {

@@ -51,7 +51,7 @@ OpenFrame& Encoder::Impl::external(std::int32_t id) {
     auto it = externals.find(id);
     if (it == externals.end()) {
         it = externals.try_emplace(id, FrameType::External, 0).first;
-        wire::ByteWriter(it->second.body).packed32(id);  // the id is part of every frame's header
+        detail::BodyWriter(it->second.body).packed32(id);  // the id is part of every frame's header
         it->second.header_size = it->second.body.size();
     }
     return it->second;
@@ -75,7 +75,7 @@ std::string_view Encoder::Impl::fit_string(const OpenFrame& f, std::size_t fixed
 }
 
 void Encoder::Impl::write_string(OpenFrame& f, std::string_view s) {
-    wire::ByteWriter(f.body).packed_string(s);
+    detail::BodyWriter(f.body).packed_string(s);
 }
 
 // Summary frame, CPU Core Name message: [3][core][cpuid][name].
@@ -103,7 +103,7 @@ void Encoder::summary(const SummaryInfo& info, std::span<const model::CoreName> 
     OpenFrame& f = impl_->summary;
     if (!f.empty()) impl_->send(f);  // never happens: add() sends a summary first
     // Summary message: [1][canary][wallclock][uptime][monotonic delta]{[key][value]}[""].
-    wire::ByteWriter w(f.body);
+    detail::BodyWriter w(f.body);
     w.packed32(1);
     w.packed_string(kNewlineCanary);
     w.packed64(info.wallclock_ns);

@@ -4,8 +4,10 @@
 // (SpanRun) and encode_samples.cpp (SampleRun).
 #pragma once
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
+#include <cstring>
 #include <map>
 #include <span>
 #include <vector>
@@ -34,6 +36,30 @@ struct Encoder::Impl {
     void append(detail::OpenFrame& f, const detail::MessageBuf& m) {
         make_room(f, m.size());
         f.append(m);
+    }
+    // Writes a message of at most kMax bytes straight into `f` with `write(p)`, which returns
+    // where the message ends: where make_room() then append() would put it, at the end of the
+    // frame if it fits the cap, else alone in the next frame. The hot writers use it in place
+    // of a MessageBuf, whose bytes append() then copies with a call to memcpy.
+    template <std::size_t kMax, class Write>
+    void put_message(detail::OpenFrame& f, Write&& write) {
+        static_assert(kMax <= detail::kFrameSlack);
+        const std::size_t at = f.body.size();
+        if (at + kMax > f.body.capacity())  // grow as the vector would, but not past the slack
+            f.body.reserve(
+                std::max(at + kMax, std::min(2 * f.body.capacity(), cap + detail::kFrameSlack)));
+        f.body.resize(at + kMax);
+        std::uint8_t* const start = f.body.data() + at;
+        const auto n = static_cast<std::size_t>(write(start) - start);
+        if (at + n > cap && at != f.header_size) {
+            std::uint8_t m[kMax];
+            std::memcpy(m, start, n);
+            f.body.resize(at);
+            send(f);
+            f.append(m, n);
+            return;
+        }
+        f.body.resize(at + n);
     }
     // Clamps an out-of-order timestamp to the stream's last one (counted) and records it.
     model::Nanos order(detail::OpenFrame& f, model::Nanos ts) {

@@ -6,7 +6,10 @@
 #include <cstddef>
 #include <cstdint>
 #include <limits>
+#include <new>
 #include <string_view>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 #include "protocol/apc/encoder.hpp"
@@ -52,6 +55,35 @@ class MessageBuf {
     std::size_t n_ = 0;
 };
 
+// std::allocator, but growing a vector leaves the new elements uninitialised (default-
+// initialised, which for bytes is nothing) instead of zeroing them
+// (allocator_traits rebinds it to NoZeroAllocator<U> by itself: C++20's std::allocator has no
+// rebind member of its own to be found first.)
+template <class T>
+struct NoZeroAllocator : std::allocator<T> {
+    NoZeroAllocator() = default;
+    template <class U>
+    explicit NoZeroAllocator(const NoZeroAllocator<U>& /*other*/) noexcept {}
+    template <class U>
+    void construct(U* p) noexcept(std::is_nothrow_default_constructible_v<U>) {
+        ::new (static_cast<void*>(p)) U;
+    }
+    template <class U, class... Args>
+    void construct(U* p, Args&&... args) {
+        ::new (static_cast<void*>(p)) U(std::forward<Args>(args)...);
+    }
+};
+
+// A frame body. The writers make room with resize(), write their message into it and cut the
+// body back to what they wrote, so the room is never read before it is written: zeroing it
+// first (std::vector<std::uint8_t> does) was a memset of every frame's bytes.
+using FrameBytes = std::vector<std::uint8_t, NoZeroAllocator<std::uint8_t>>;
+using BodyWriter = wire::BasicByteWriter<FrameBytes>;
+
+// Room a writer may ask for past a frame's cap (put_message() below): the longest fixed-layout
+// message, rounded up.
+inline constexpr std::size_t kFrameSlack = 64;
+
 inline constexpr model::Nanos kNoTimestamp = std::numeric_limits<model::Nanos>::min();
 
 // One frame being filled. The header (code and, for some types, core) stays at the front of
@@ -59,7 +91,7 @@ inline constexpr model::Nanos kNoTimestamp = std::numeric_limits<model::Nanos>::
 // the buffer and its capacity are reused for the next frame of the same type and core.
 struct OpenFrame {
     OpenFrame(FrameType t, std::int32_t c) : type(t), core(c) {
-        wire::ByteWriter w(body);
+        BodyWriter w(body);
         w.packed32(static_cast<std::int32_t>(t));
         if (frame_has_core(t)) w.packed32(c);
         header_size = body.size();
@@ -71,7 +103,7 @@ struct OpenFrame {
 
     FrameType type;
     std::int32_t core;
-    std::vector<std::uint8_t> body;
+    FrameBytes body;
     std::size_t header_size = 0;
     // Last timestamp written to this stream (kept across frames: order holds per core, not
     // just per frame).

@@ -29,9 +29,11 @@ inline std::size_t encode_packed64(std::int64_t value, std::uint8_t* out) {
     }
 }
 
-class ByteWriter {
+// Appends to any std::vector of bytes (whatever its allocator); ByteWriter is the usual one.
+template <class Bytes>
+class BasicByteWriter {
   public:
-    explicit ByteWriter(std::vector<std::uint8_t>& out) : out_(out) {}
+    explicit BasicByteWriter(Bytes& out) : out_(out) {}
 
     void packed32(std::int32_t v) { packed64(v); }
     void packed64(std::int64_t v) {
@@ -51,14 +53,16 @@ class ByteWriter {
     void raw(std::string_view s) { out_.insert(out_.end(), s.begin(), s.end()); }
 
     [[nodiscard]] std::size_t size() const { return out_.size(); }
-    std::vector<std::uint8_t>& buffer() { return out_; }
+    Bytes& buffer() { return out_; }
 
   private:
     void le(std::uint64_t v, int n) {
         for (int i = 0; i < n; ++i) out_.push_back(static_cast<std::uint8_t>(v >> (8 * i)));
     }
-    std::vector<std::uint8_t>& out_;
+    Bytes& out_;
 };
+
+using ByteWriter = BasicByteWriter<std::vector<std::uint8_t>>;
 
 // Overwrites 4 bytes at `pos` with a little-endian int32 (for length prefixes filled in later).
 inline void patch_le32(std::vector<std::uint8_t>& buf, std::size_t pos, std::uint32_t v) {

@@ -1,6 +1,7 @@
 #include "collectors/barman/barman_source.hpp"
 
 #include <algorithm>
+#include <array>
 
 #include "collectors/barman/cpu_types.hpp"
 #include "collectors/barman/record_kinds.hpp"
@@ -79,6 +80,10 @@ struct BarmanSource::Capture {
     EventOrder order;
     BarmanStatistics reported;  // what add_statistics() has added to the report so far
     ingest::KindTally tally;    // records counted since the last poll()
+    // The fast path's records (samples, custom counter values) counted by type, a slot per
+    // type below kind::kTypes (slot 0 for any other), folded into `tally` at the poll's end:
+    // an array index where the tally finds a kind by its name.
+    std::array<ingest::RecordStats, kind::kTypes> by_type{};
     bool done = false;
 };
 
@@ -245,7 +250,7 @@ PollResult BarmanSource::poll(model::Nanos /*now*/, std::vector<model::Event>& o
         // reads the others, and any record these do not take (to report what is wrong with it).
         // Each is counted with one lookup of its kind, then closed as a record of the order.
         const auto mapped_fast = [&](std::uint32_t type, bool mapped) {
-            ingest::RecordStats& counts = c.tally.stats(kind::of_type(type));
+            ingest::RecordStats& counts = c.by_type[type < kind::kTypes ? type : 0];
             ++counts.read;
             ++(mapped ? counts.mapped : counts.skipped);
             c.order.add_record(c.mapper.last_ts());
@@ -273,6 +278,15 @@ PollResult BarmanSource::poll(model::Nanos /*now*/, std::vector<model::Event>& o
     if (!c.done)
         report_.bytes_done =
             std::min(report_.bytes_total, c.in.header.store.record_area + c.reader.position());
+    for (std::uint32_t type = 0; type < kind::kTypes; ++type) {
+        ingest::RecordStats& n = c.by_type[type];
+        if (n.read == 0) continue;
+        ingest::RecordStats& to = c.tally.stats(kind::of_type(type));
+        to.read += n.read;
+        to.mapped += n.mapped;
+        to.skipped += n.skipped;
+        n = {};
+    }
     c.tally.flush(report_);
     watermark_ = c.order.release(out, c.done);
     add_statistics();

@@ -25,6 +25,9 @@ inline constexpr std::string_view kUnknown = "unknown record type";
 inline constexpr std::string_view kAmbiguousSeries = "custom counter value, ambiguous series";
 
 // The kind of a record by its record_type field.
+// Record types are 1 to kTypes - 1; of_type() names any other kUnknown.
+inline constexpr std::uint32_t kTypes = 10;
+
 constexpr std::string_view of_type(std::uint32_t type) {
     switch (type) {
         case 1:

@@ -11,9 +11,10 @@
 // size; each chunk carries the report counts it adds, applied by the polling thread that owns
 // the report. When the worker dies, hangs or writes garbage, the events it sent are kept and the
 // report says how reading stopped. On two cores the worker (libbabeltrace2 and the mapping) is
-// the critical path, so the worker writes the annotation texts into one buffer per chunk
-// (deferred_texts.hpp) and the reader thread reads stretches of them from the frame straight
-// into span runs: no heap string per annotation on either side.
+// the critical path, so the worker's mapper writes the annotation texts into one buffer per
+// chunk (deferred_texts.hpp), the chunk's frame carries each in its event's place, and the
+// reader thread reads stretches of them straight into span runs: no heap string per annotation
+// on either side.
 #pragma once
 
 #include <atomic>

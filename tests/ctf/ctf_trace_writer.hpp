@@ -44,7 +44,7 @@ struct ClockAndSequence {
     std::int64_t offset_cycles = 0;
     bool packet_seq_num = false;
     std::string name = "monotonic";  // the clock's name (LTTng's is "monotonic")
-    std::string uuid;                // the clock's UUID (canonical text), none when empty
+    std::string uuid{};              // the clock's UUID (canonical text), none when empty
 };
 
 struct TraceEvent {

@@ -5,6 +5,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstring>
 #include <string>
@@ -54,12 +55,16 @@ Result<MappedFile> MappedFile::open(const std::filesystem::path& path, Access ac
     if (read_ahead) ::madvise(p, size, MADV_WILLNEED);
     m.data_ = static_cast<const std::uint8_t*>(p);
     m.size_ = size;
+    m.guard_ = mapping_guard::add(p, size);
+    m.fd_ = std::move(fd);
     return m;
 }
 
 MappedFile::MappedFile(MappedFile&& o) noexcept
     : data_(std::exchange(o.data_, nullptr)),
       size_(std::exchange(o.size_, 0)),
+      guard_(std::exchange(o.guard_, -1)),
+      fd_(std::move(o.fd_)),
       identity_(o.identity_) {}
 
 MappedFile& MappedFile::operator=(MappedFile&& o) noexcept {
@@ -67,12 +72,24 @@ MappedFile& MappedFile::operator=(MappedFile&& o) noexcept {
         unmap();
         data_ = std::exchange(o.data_, nullptr);
         size_ = std::exchange(o.size_, 0);
+        guard_ = std::exchange(o.guard_, -1);
+        fd_ = std::move(o.fd_);
         identity_ = o.identity_;
     }
     return *this;
 }
 
+std::optional<std::size_t> MappedFile::cut_at() const {
+    std::optional<std::size_t> cut = mapping_guard::cut_at(guard_);
+    struct stat st {};
+    if (fd_.valid() && ::fstat(fd_.get(), &st) == 0 && st.st_size >= 0 &&
+        static_cast<std::uint64_t>(st.st_size) < size_)
+        cut = std::min(cut.value_or(size_), static_cast<std::size_t>(st.st_size));
+    return cut;
+}
+
 void MappedFile::unmap() {
+    mapping_guard::remove(std::exchange(guard_, -1));
     // munmap takes a non-const pointer; the mapping is ours and read-only.
     if (data_ != nullptr) ::munmap(const_cast<std::uint8_t*>(data_), size_);  // NOLINT
     data_ = nullptr;

@@ -1,6 +1,7 @@
 // A read-only memory mapping of a whole file (RAII), the one every layer uses: captures and
 // trace inputs are read in place, without copies and without holding them on the heap, and the
-// kernel pages them in as readers move through them. The mapping outlives the descriptor.
+// kernel pages them in as readers move through them. The mapping outlives the descriptor. A file
+// cut short while it is mapped does not end the process: see cut_at() and mapping_guard.hpp.
 #pragma once
 
 #include <sys/stat.h>
@@ -8,9 +9,12 @@
 
 #include <cstdint>
 #include <filesystem>
+#include <optional>
 #include <span>
 
+#include "protocol/wire/mapping_guard.hpp"
 #include "protocol/wire/result.hpp"
+#include "protocol/wire/unique_fd.hpp"
 
 namespace apcgate::wire {
 
@@ -61,6 +65,11 @@ class MappedFile {
     ~MappedFile() { unmap(); }
 
     [[nodiscard]] std::span<const std::uint8_t> bytes() const { return {data_, size_}; }
+    // Whether the file was cut short since it was mapped, and where: the lesser of its size now
+    // and the first page a reader found gone past its end (mapping_guard.hpp). From there on the
+    // mapping reads as zeros, so what a reader decoded from there is not the file's. (One
+    // fstat(): ask once per batch, not per record.)
+    [[nodiscard]] std::optional<std::size_t> cut_at() const;
     // The identity of the file as it was mapped.
     [[nodiscard]] const FileIdentity& identity() const { return identity_; }
 
@@ -69,6 +78,8 @@ class MappedFile {
 
     const std::uint8_t* data_ = nullptr;
     std::size_t size_ = 0;
+    int guard_ = -1;  // the mapping's slot in mapping_guard, -1 for none
+    UniqueFd fd_;     // kept open to see the file's size now, whatever its path names by then
     FileIdentity identity_;
 };
 

@@ -5,8 +5,10 @@
 #include <fcntl.h>
 #include <gtest/gtest.h>
 #include <sys/mman.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
+#include <csignal>
 #include <cstdlib>
 #include <fstream>
 #include <string>
@@ -98,6 +100,62 @@ TEST(MappedFile, ScatteredFilesAreReadAheadOnlyWithinTheLimit) {
     EXPECT_LT(TempFile::resident(*m), TempFile::pages(kSize) / 2);  // paged in as it is read
     EXPECT_EQ(m->bytes()[kSize - 1], static_cast<std::uint8_t>((kSize - 1) * 7));
     EXPECT_GT(MappedFile::default_read_ahead_limit(), 0U);
+}
+
+// A file cut short while it is mapped: reading past its new end would raise SIGBUS and end the
+// process; the mapping reads zeros from the first page found gone, and says where that is.
+TEST(MappedFile, AFileCutWhileMappedReadsAsZerosFromTheCutAndSaysWhere) {
+    const auto page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
+    const std::size_t size = 16 * page;
+    TempFile f(size);
+    auto m = MappedFile::open(f.path);
+    ASSERT_TRUE(m);
+    EXPECT_EQ(m->cut_at(), std::nullopt);
+    const std::span<const std::uint8_t> b = m->bytes();
+    EXPECT_EQ(b[10 * page + 3], static_cast<std::uint8_t>((10 * page + 3) * 7));
+    std::filesystem::resize_file(f.path, 2 * page + 100);
+    EXPECT_EQ(m->cut_at(), 2 * page + 100);  // seen in the file's size before anything is read
+    // Still the file's: below its new end, and the rest of the page holding that end.
+    EXPECT_EQ(b[2 * page + 99], static_cast<std::uint8_t>((2 * page + 99) * 7));
+    // Past it: zeros, where the file had other bytes.
+    EXPECT_EQ(b[10 * page + 3], 0U);
+    EXPECT_EQ(b[size - 1], 0U);
+    EXPECT_EQ(b[3 * page], 0U);
+    EXPECT_EQ(m->cut_at(), 2 * page + 100);
+    // Grown back, the file no longer says where it was cut; the mapping still does: the first
+    // page read past the end, from where it reads zeros whatever the file holds now.
+    std::filesystem::resize_file(f.path, size);
+    EXPECT_EQ(m->cut_at(), 3 * page);
+    EXPECT_EQ(b[10 * page + 3], 0U);
+    // Another mapping of the file is guarded on its own.
+    auto other = MappedFile::open(f.path);
+    ASSERT_TRUE(other);
+    EXPECT_EQ(other->cut_at(), std::nullopt);
+}
+
+// A SIGBUS that is not a guarded mapping's still ends the process, as without the guard: by the
+// signal, or through a sanitizer's handler installed before (AddressSanitizer reports the fault
+// and exits with status 1).
+bool ended_by_the_fault(int status) {
+    return (WIFSIGNALED(status) && WTERMSIG(status) == SIGBUS) ||
+           (WIFEXITED(status) && WEXITSTATUS(status) != 0);
+}
+
+TEST(MappedFileDeathTest, ASigbusOutsideTheGuardedMappingsStillEndsTheProcess) {
+    const auto page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
+    TempFile f(4 * page);
+    EXPECT_EXIT(
+        {
+            auto guarded = MappedFile::open(f.path);  // installs the handler
+            const int fd = ::open(f.path.c_str(), O_RDONLY);
+            void* p = ::mmap(nullptr, 4 * page, PROT_READ, MAP_PRIVATE, fd, 0);
+            std::filesystem::resize_file(f.path, 0);
+            const volatile auto* bytes = static_cast<const volatile std::uint8_t*>(p);
+            const std::uint8_t survived = bytes[3 * page];
+            (void)survived;
+            std::exit(0);  // only if the read past the end did not end the process
+        },
+        ended_by_the_fault, "");
 }
 
 }  // namespace

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 
+#include "collectors/ingest/input_cut.hpp"
+
 namespace apcgate::collectors::fxt {
 
 namespace {
@@ -109,6 +111,17 @@ PollResult FxtSource::poll(model::Nanos now, std::vector<model::Event>& out) {
     }
     run.items.clear();
     const ArchiveReader::Chunk chunk = run.reader->read(run.items);
+    if (const auto cut = input_.cut_at()) {
+        // The chunk read past the file's end, which was cut meanwhile: the reader found zeros
+        // there, not the file's records, and any of the chunk's items may hold them.
+        run.reader->recycle(run.items);
+        run.items.clear();
+        report_.cut_short(ingest::input_cut_error(input_, *cut));
+        run.mapper->finish();
+        run.finished = true;
+        run.reader.reset();
+        return {run.last, true};
+    }
     for (Item& item : run.items) run.mapper->map(item, out);
     // The mapper has copied (or moved away) every text: their buffers serve the next chunk.
     run.reader->recycle(run.items);

@@ -28,6 +28,18 @@ void IngestReport::stopped(Error e) {
     }
 }
 
+void IngestReport::cut_short(Error e) {
+    if (e.input.empty()) e.input = input_;
+    stop_ = e;
+    ++problem_count_;
+    if (problems_.size() < kMaxKeptProblems) {
+        stop_index_ = problems_.size();
+        problems_.push_back(std::move(e));
+    } else {
+        stop_index_.reset();
+    }
+}
+
 namespace {
 
 // Tables have a few entries, added about once per poll: a linear search is enough.

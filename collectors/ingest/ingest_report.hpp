@@ -40,6 +40,10 @@ class IngestReport {
     void bad_record(Error e);
     // The problem that ended reading early (truncation, corruption with no way to resync).
     void stopped(Error e);
+    // The input was cut short while it was being read (a file rewritten in place; see
+    // wire::MappedFile::cut_at()): the reason reading stopped, even when the reader stopped first
+    // on what it found past the cut, which was not the input's.
+    void cut_short(Error e);
     // Something the user should know about how the input was read that is no fault of it (a
     // stripped --binary, a producer's known quirk): printed and in --json, no effect on the exit
     // code.

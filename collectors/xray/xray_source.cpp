@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <system_error>
 
+#include "collectors/ingest/input_cut.hpp"
 #include "collectors/xray/problem_handover.hpp"
 
 namespace apcgate::collectors::xray {
@@ -134,6 +135,15 @@ XraySource::Batch XraySource::next_batch() {
     if (auto spare = spare_->try_pop()) b.events = std::move(*spare);
     b.events.reserve(kEventsPerBatch + kBatchSlack);
     b.finished = map_batch(b.events);
+    if (const auto cut = input_.cut_at()) {
+        // This batch read past the file's end, which was cut meanwhile (the earlier batches did
+        // not: they were checked the same way): its events may come from the zeros read there.
+        // Open calls stay open, as when a capture stops early.
+        b.events.clear();
+        b.finished = true;
+        b.cut = true;
+        decoded_->cut_short(ingest::input_cut_error(input_, *cut));
+    }
     b.stats = std::exchange(reader_->stats(), Stats{});
     if (decoded_->problem_count() != 0) {
         b.problems = std::make_unique<ingest::IngestReport>(
@@ -189,7 +199,7 @@ void XraySource::take(Batch& b, std::vector<model::Event>& out) {
                    std::make_move_iterator(b.events.end()));
     }
     watermark_ = std::max(watermark_, b.watermark);
-    report_->bytes_done = b.finished ? report_->bytes_total : b.bytes_done;
+    report_->bytes_done = b.finished && !b.cut ? report_->bytes_total : b.bytes_done;
     if (b.finished) {
         finished_ = true;
         note_short_buffers();

@@ -70,6 +70,7 @@ class XraySource final : public ingest::IngestSource {
         model::Nanos watermark = 0;
         std::uint64_t bytes_done = 0;
         bool finished = false;
+        bool cut = false;  // the last batch: the file was cut short (the log was not read whole)
     };
 
     explicit XraySource(XrayOptions options) : options_(std::move(options)) {}

@@ -286,6 +286,44 @@ TEST_P(XraySourceModes, StopMidLogKeepsWhatWasDecodedAndClosesWhatItOpened) {
     EXPECT_LT(report.bytes_done, report.bytes_total);
 }
 
+// A log cut short after the first poll (a program writing its log again): reading a mapped page
+// past the file's new end raised SIGBUS and ended the process; now the capture ends with the
+// batches decoded before, and the report says the file was cut and where.
+TEST_P(XraySourceModes, ALogCutWhileACaptureReadsItEndsWithTheCutReported) {
+    TempLog log(big_log(2, 60000));
+    const auto full = std::filesystem::file_size(log.path());
+    Capture c = started(log.path(), GetParam());
+    ASSERT_TRUE(c.source);
+    std::vector<model::Event> all, out;
+    ASSERT_FALSE(c.source->poll(0, out).finished);
+    all.insert(all.end(), out.begin(), out.end());
+    const std::uintmax_t cut = 4096 + 100;
+    std::filesystem::resize_file(log.path(), cut);
+    bool finished = false;
+    for (int polls = 0; !finished && polls < 1000; ++polls) {
+        out.clear();
+        finished = c.source->poll(0, out).finished;
+        all.insert(all.end(), out.begin(), out.end());
+    }
+    ASSERT_TRUE(finished);
+    out.clear();
+    c.source->stop(0, out);
+    all.insert(all.end(), out.begin(), out.end());
+
+    Encoded got(c.counters);
+    got.add(all);  // still in time order
+    const IngestReport& report = c.source->report();
+    ASSERT_TRUE(report.stop_reason()) << "the cut was not reported";
+    const Error& why = *report.stop_reason();
+    EXPECT_EQ(why.kind, ErrorKind::Truncated);
+    EXPECT_EQ(why.record, "file");
+    EXPECT_EQ(why.offset, cut);
+    EXPECT_NE(why.message.find(std::to_string(full) + " bytes when it was opened"),
+              std::string::npos)
+        << why.message;
+    EXPECT_LT(report.bytes_done, full);
+}
+
 TEST_P(XraySourceModes, DroppedMidLogWithoutStopEndsCleanly) {
     TempLog log(big_log(2, 60000));
     for (int polls = 0; polls < 3; ++polls) {
